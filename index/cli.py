@@ -1,0 +1,96 @@
+"""The `papers` command line: argparse wiring only; each group of subcommands lives in its own module.
+
+Exit codes: 0 success; 1 a request that could not be met (unknown paper id, unreadable file, ...),
+with a one-line message on stderr; 2 a usage error (argparse's own).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from index import __version__
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+class CommandError(Exception):
+    """A user-facing failure: its message is printed as one line and the exit code is 1."""
+
+
+def _add_common_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
+    """Options accepted before or after the subcommand name (`papers --listings X list` or `papers list --listings X`)."""
+    default = argparse.SUPPRESS if suppress else None
+    parser.add_argument(
+        "--listings",
+        nargs="+",
+        type=Path,
+        metavar="PATH",
+        default=default,
+        help="listing files or directories (default: $PAPERS_LISTINGS, else the bundled seeds/)",
+    )
+    parser.add_argument(
+        "--index-dir",
+        type=Path,
+        metavar="DIR",
+        default=default,
+        help="where the search index lives (default: $PAPERS_INDEX_DIR, else the user cache dir)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        default=default,
+        help="where stars and read marks live (default: $PAPERS_DATA_DIR, else the user data dir)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from index import cli_catalog, cli_search, cli_state
+
+    parser = argparse.ArgumentParser(
+        prog="papers",
+        description="A keyboard-driven terminal reader for ML conference paper listings. "
+        "With no subcommand, opens the reader.",
+        epilog="Exit codes: 0 success, 1 the request could not be met (message on stderr), 2 usage error.",
+    )
+    parser.add_argument("--version", action="version", version=f"papers {__version__}")
+    _add_common_options(parser, suppress=False)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    common = argparse.ArgumentParser(add_help=False)
+    _add_common_options(common, suppress=True)
+    for module in (cli_catalog, cli_search, cli_state):
+        module.register(subparsers, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler | None = getattr(args, "handler", None)
+    try:
+        if handler is None:
+            from index.cli_reader import run_reader
+
+            return run_reader(args)
+        return handler(args)
+    except CommandError as error:
+        print(f"papers: {error}", file=sys.stderr)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        print("papers: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # `papers list | head` closes the pipe early; that is not an error worth a traceback.
+        sys.stderr.close()
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""Shared fixtures: every test runs with private XDG and PAPERS_* locations, never the developer's own."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SEEDS = REPO / "seeds"
+SHARED = REPO.parent / "shared"
+CORPUS = SHARED / "corpus"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point every per-user location at a fresh temporary home so tests cannot read or clobber real state."""
+    home = tmp_path_factory.mktemp("home")
+    for name, sub in (
+        ("XDG_DATA_HOME", "data"),
+        ("XDG_CACHE_HOME", "cache"),
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_CONFIG_DIRS", "site-config"),
+    ):
+        (home / sub).mkdir()
+        monkeypatch.setenv(name, str(home / sub))
+    for name in ("PAPERS_LISTINGS", "PAPERS_INDEX_DIR", "PAPERS_DATA_DIR", "NO_COLOR", "PAPERS_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    yield home
+
+
+def run_papers(
+    *args: str, env: dict[str, str] | None = None, input: str | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """Run the real `papers` command line in a subprocess, as a user would."""
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "index.cli", *args],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        input=input,
+        timeout=timeout,
+        cwd=REPO,
+    )
+
+
+@pytest.fixture
+def papers_cli() -> object:
+    return run_papers
