@@ -1,0 +1,134 @@
+"""Stable paper ids from abstracts, and merging the copies of one paper found in several listings.
+
+Paper id scheme (also in README.md, "Paper ids"): the id is the first 12 hex digits of the SHA-256 of the
+UTF-8 bytes of the *normalized* abstract, where normalizing means
+
+1. Unicode NFC (so a precomposed "é" and "e" + combining accent are the same abstract), then
+2. every run of whitespace replaced by one ASCII space, and the ends stripped.
+
+The whitespace set is spelled out below rather than taken from `str.split()`, so a future Unicode or Python
+release cannot change an id. Nothing else goes into the hash: not the file name, the position in the file,
+the title or the venue. That is why the same abstract in two listings is one paper, why re-wrapping a
+paragraph or saving it with other line endings keeps its id, and why stars and read marks keyed by id survive
+re-downloading a listing. 12 hex digits (48 bits) are short enough to type and make a collision unlikely:
+about 1 in 90,000 for the 56,000-abstract corpus, 1 in 560 for a million papers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import unicodedata
+from collections.abc import Callable, Sequence
+
+from index.models import Catalog, Entry, Listing, Paper, Source
+
+ID_LENGTH = 12
+
+# Exactly the characters for which Python 3.11's str.isspace() is true (Unicode 14 White_Space plus the
+# ASCII information separators), frozen here so ids never depend on the interpreter's Unicode tables.
+# The six in `bytes.split()`'s own set are handled there; the rest are mapped to a space first.
+_ASCII_SPLIT_WHITESPACE = " \t\n\r\x0b\x0c"
+_OTHER_WHITESPACE = (
+    "\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000"
+)
+WHITESPACE = _ASCII_SPLIT_WHITESPACE + _OTHER_WHITESPACE
+_TO_SPACE = {ord(char): " " for char in _OTHER_WHITESPACE}
+
+
+def _normalized_utf8(text: str) -> bytes:
+    """NFC, whitespace runs as one space, stripped, as UTF-8.
+
+    Splitting the UTF-8 bytes rather than the str keeps to the frozen set (bytes.split() knows only ASCII
+    whitespace, and UTF-8 never puts an ASCII byte inside a multi-byte character) and is several times
+    faster than a regex substitution over 56,000 abstracts.
+    """
+    text = unicodedata.normalize("NFC", text)
+    # `in` per character is a fast scan; translate() is slow, so only the rare abstract that needs it pays.
+    if any(char in text for char in _OTHER_WHITESPACE):
+        text = text.translate(_TO_SPACE)
+    return b" ".join(text.encode("utf-8", errors="surrogatepass").split())
+
+
+def normalize_abstract(text: str) -> str:
+    """The form of an abstract that is hashed: NFC, each whitespace run one space, ends stripped."""
+    return _normalized_utf8(text).decode("utf-8", errors="surrogatepass")
+
+
+def paper_id(abstract: str) -> str:
+    """The paper's id: it depends on the abstract's words only, never on where or how it was stored."""
+    return hashlib.sha256(_normalized_utf8(abstract)).hexdigest()[:ID_LENGTH]
+
+
+@dataclasses.dataclass(slots=True)
+class _Merging:
+    """A paper while its copies are still being collected; frozen into a `Paper` at the end."""
+
+    first: Entry
+    sources: list[Source]
+    title: str | None
+    authors: tuple[str, ...]
+    url: str | None
+    venue: str | None
+    year: int | None
+    status: str | None
+
+    def absorb(self, entry: Entry) -> None:
+        """Add a later copy: its place is remembered, its metadata only fills gaps the earlier ones left."""
+        self.sources.append(entry.source)
+        self.title = self.title or entry.title
+        self.authors = self.authors or entry.authors
+        self.url = self.url or entry.url
+        self.venue = self.venue or entry.venue
+        self.year = self.year if self.year is not None else entry.year
+        self.status = self.status or entry.status
+
+
+def merge(listings: Sequence[Listing], headline_for: Callable[[Entry], str]) -> Catalog:
+    """One `Paper` per distinct abstract, in first-seen order, carrying every place it was seen.
+
+    Args:
+        listings: in the order their sources should be reported (the sorted order of their paths).
+        headline_for: called once per paper with its first entry, carrying the merged title, so the
+            headline can prefer a title that only a later copy had.
+
+    Returns:
+        A catalog without notices; the caller adds the ones it collected while reading.
+    """
+    merging: dict[str, _Merging] = {}
+    for listing in listings:
+        for entry in listing.entries:
+            key = paper_id(entry.abstract)
+            found = merging.get(key)
+            if found is None:
+                merging[key] = _Merging(
+                    first=entry,
+                    sources=[entry.source],
+                    title=entry.title,
+                    authors=entry.authors,
+                    url=entry.url,
+                    venue=entry.venue,
+                    year=entry.year,
+                    status=entry.status,
+                )
+            else:
+                found.absorb(entry)
+    papers = tuple(_freeze(key, item, headline_for) for key, item in merging.items())
+    return Catalog(listings=tuple(listings), papers=papers)
+
+
+def _freeze(key: str, item: _Merging, headline_for: Callable[[Entry], str]) -> Paper:
+    representative = dataclasses.replace(item.first, title=item.title)
+    return Paper(
+        id=key,
+        headline=headline_for(representative),
+        abstract=item.first.abstract,
+        sources=tuple(item.sources),
+        title=item.title,
+        authors=item.authors,
+        url=item.url,
+        venue=item.venue,
+        year=item.year,
+        status=item.status,
+    )
