@@ -1,0 +1,1 @@
+"""Screens of the reader: browsing, help, and modal confirmation."""

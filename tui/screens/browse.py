@@ -1,0 +1,556 @@
+"""The browse screen: search bar, paper list and detail side by side, status line; it owns the view state."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Container
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer
+from textual.worker import get_current_worker
+
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.help import HelpScreen, Section
+from tui.text import one_line
+from tui.widgets.paper_detail import PaperDetail, PaperView
+from tui.widgets.paper_list import PaperList, Row
+from tui.widgets.search_bar import SearchBar
+from tui.widgets.status_line import Status, StatusLine
+
+if TYPE_CHECKING:
+    from index.library import Library
+
+FILTERS = ("all", "unread", "starred")
+ORDERS = ("listing", "relevance", "starred")
+ORDER_NAMES = {"listing": "listing order", "relevance": "relevance", "starred": "recently starred"}
+
+
+class BuildCancelled(Exception):
+    """Raised from the progress callback to stop an index build when the reader quits."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One search's result as the list will show it."""
+
+    query: str
+    ids: list[str]
+    notice: str | None = None
+    suggestion: str | None = None
+    waiting: bool = False
+
+
+class BrowseScreen(Screen[None]):
+    """Receives the widgets' messages, asks the library, and pushes the answers down into the widgets."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Textual declares it so)
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_search", "Search", id="browse.search"),
+        Binding("tab", "switch_pane", "Switch pane", show=False, id="browse.switch"),
+        Binding("s", "toggle_star", "Star", id="browse.star"),
+        Binding("r", "toggle_read", "Read", id="browse.read"),
+        Binding("R", "mark_all_read", "Mark shown read", show=False, id="browse.mark_all"),
+        Binding("u", "undo", "Undo", show=False, id="browse.undo"),
+        Binding("n", "next_unread", "Next unread", show=False, id="browse.next_unread"),
+        Binding("N", "previous_unread", "Previous unread", show=False, id="browse.previous_unread"),
+        Binding("1", "filter('all')", "All papers", show=False, id="browse.filter_all"),
+        Binding("2", "filter('unread')", "Unread only", show=False, id="browse.filter_unread"),
+        Binding("3", "filter('starred')", "Starred only", show=False, id="browse.filter_starred"),
+        Binding("o", "cycle_order", "Sort", show=False, id="browse.sort"),
+        Binding("m", "more_like_this", "More like this", show=False, id="browse.similar"),
+        Binding("escape", "leave_similar", "Back from similar", show=False, id="browse.leave_similar"),
+        Binding("y", "copy", "Copy paper", show=False, id="browse.copy"),
+        Binding("ctrl+y", "accept_suggestion", "Accept suggestion", show=False, id="browse.suggestion"),
+        Binding("question_mark", "help", "Help", id="browse.help"),
+        Binding("q", "app.quit", "Quit", id="browse.quit"),
+    ]
+
+    def __init__(self, library: Library, *, debounce: float = 0.1, mark_read_delay: float = 2.0) -> None:
+        super().__init__()
+        self.library = library
+        self.debounce = debounce
+        self.mark_read_delay = mark_read_delay
+        self.query_text = ""
+        self.filter = "all"
+        self.order = "listing"
+        self.similar_to: str | None = None
+        self.outcome = Outcome("", [])
+        self._serial = 0
+        self._read_timer: Timer | None = None
+        self._progress = ""
+        self._restore_id: str | None = None
+        self._current: str | None = None
+
+    # ---- composition and start-up -------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield SearchBar(debounce=self.debounce, id="search-bar")
+        with Container(id="panes"):
+            yield PaperList(self._describe, id="paper-list")
+            yield PaperDetail(id="paper-detail")
+        yield StatusLine(id="status-line")
+        yield Footer()
+
+    @property
+    def paper_list(self) -> PaperList:
+        return self.query_one(PaperList)
+
+    @property
+    def detail(self) -> PaperDetail:
+        return self.query_one(PaperDetail)
+
+    @property
+    def search_bar(self) -> SearchBar:
+        return self.query_one(SearchBar)
+
+    def on_mount(self) -> None:
+        library = self.library
+        self.paper_list.show_where = library.spans_several_listings
+        self.query_text = str(library.session_get("query", "") or "")
+        saved_filter = library.session_get("filter", "all")
+        self.filter = saved_filter if saved_filter in FILTERS else "all"
+        saved_order = library.session_get("order", "listing")
+        self.order = saved_order if saved_order in ORDERS else "listing"
+        self._restore_id = library.session_get("selected")
+        self.search_bar.set_value(self.query_text)
+        # First paint never waits for the index: show every paper in listing order straight away.
+        self.paper_list.set_ids([paper.id for paper in library.papers], select=self._restore_id)
+        self.paper_list.focus()
+        for notice in library.notices:
+            self.notify(one_line(notice), severity="warning", timeout=10, markup=False)
+        if not library.index_ready:
+            self._progress = "indexing…"
+            self._build_index()
+        self._refresh_status()
+        if self.query_text or self.filter != "all" or self.order != "listing":
+            self.run_search()
+
+    def on_unmount(self) -> None:
+        self.save_session()
+
+    def save_session(self) -> None:
+        library = self.library
+        if library.state_read_only:
+            return
+        library.session_set("query", self.query_text)
+        library.session_set("filter", self.filter)
+        library.session_set("order", self.order)
+        if self._current is not None:
+            library.session_set("selected", self._current)
+
+    # ---- index build ---------------------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
+    def _build_index(self) -> None:
+        worker = get_current_worker()
+        last = 0.0
+
+        def progress(done: int, total: int) -> None:
+            nonlocal last
+            if worker.is_cancelled:
+                raise BuildCancelled
+            now = time.monotonic()
+            if now - last >= 0.2 or done >= total:
+                last = now
+                self.app.call_from_thread(self._show_progress, done, total)
+
+        try:
+            summary = self.library.build_index(progress)
+        except BuildCancelled:
+            return
+        except Exception as error:  # one line for the user, never a traceback in the UI
+            if not worker.is_cancelled:
+                self.app.call_from_thread(self._index_failed, f"{type(error).__name__}: {error}")
+            return
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._index_done, summary)
+
+    def _show_progress(self, done: int, total: int) -> None:
+        self._progress = f"indexing {done}/{total}"
+        self._refresh_status()
+        if self.outcome.waiting:
+            self.search_bar.set_note(
+                Text(f"index building… ({done}/{total}) — search starts when it is ready")
+            )
+
+    def _index_done(self, summary: str) -> None:
+        self._progress = ""
+        self.notify(one_line(summary), title="Index ready", markup=False)
+        self.run_search()
+
+    def _index_failed(self, message: str) -> None:
+        self._progress = "search unavailable"
+        self._refresh_status()
+        self.notify(f"Index build failed: {one_line(message)}", severity="error", timeout=15, markup=False)
+
+    # ---- searching -----------------------------------------------------------------------------------------
+
+    def run_search(self) -> None:
+        """Search for the current query, filter and order in a thread; only the newest answer is shown."""
+        self._serial += 1
+        self._search(self._serial, self.query_text, self.filter, self.order)
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
+    def _search(self, serial: int, query: str, filter: str, order: str) -> None:
+        worker = get_current_worker()
+        outcome = self._compute(query, filter, order)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._apply, serial, outcome)
+
+    def _compute(self, query: str, filter: str, order: str) -> Outcome:
+        library = self.library
+        notice = suggestion = None
+        waiting = False
+        if query.strip() and not library.index_ready:
+            waiting = True
+            ids = [paper.id for paper in library.papers]
+        elif not query.strip() and not library.index_ready:
+            ids = [paper.id for paper in library.papers]
+        else:
+            result = library.search(query, order="relevance" if order == "relevance" else "listing")
+            ids = [hit.id for hit in result.hits]
+            notice, suggestion = result.notice, result.suggestion
+        if filter == "unread":
+            ids = [paper_id for paper_id in ids if not library.is_read(paper_id)]
+        elif filter == "starred":
+            ids = [paper_id for paper_id in ids if library.is_starred(paper_id)]
+        if order == "starred":
+            stamps = {paper_id: library.starred_at(paper_id) for paper_id in ids}
+            ids.sort(key=lambda paper_id: -(stamps[paper_id] or 0.0))
+        return Outcome(query, ids, notice, suggestion, waiting)
+
+    def _apply(self, serial: int, outcome: Outcome) -> None:
+        if serial != self._serial or self.similar_to is not None:
+            return  # a newer search is on its way, or the list is showing similar papers
+        self.outcome = outcome
+        select, self._restore_id = self._restore_id, None
+        self.paper_list.empty_message = self._empty_message()
+        self.paper_list.set_ids(outcome.ids, select=select)
+        self.search_bar.set_note(self._note())
+        self._refresh_status()
+
+    def _note(self) -> Text | None:
+        outcome = self.outcome
+        note = Text(end="", no_wrap=True, overflow="ellipsis")
+        if outcome.waiting:
+            note.append(f"index building… ({self._progress or 'starting'}) — search starts when it is ready")
+        if outcome.notice:
+            note.append("⚠ " + one_line(outcome.notice), "bold")
+        if outcome.suggestion:
+            if note:
+                note.append("  ")
+            note.append("did you mean ")
+            note.append(one_line(outcome.suggestion), "bold")
+            note.append("?  (ctrl+y to search for it)", "dim")
+        return note if note.plain else None
+
+    def _empty_message(self) -> Text:
+        parts = []
+        if self.outcome.query:
+            parts.append(f'"{one_line(self.outcome.query)}"')
+        if self.filter != "all":
+            parts.append(f"{self.filter} only")
+        searched = " · ".join(parts) or "this library"
+        return Text(f"No papers for {searched}.", end="")
+
+    def _widen_hint(self) -> Text:
+        text = Text(end="")
+        text.append(self._empty_message().plain + "\n\n", "bold")
+        text.append("To widen the search:\n")
+        if self.filter != "all":
+            text.append("  press 1 to show all papers, not only the ")
+            text.append(self.filter)
+            text.append(" ones\n")
+        if self.outcome.query:
+            text.append("  use fewer words, or OR between them (a OR b)\n")
+            text.append(
+                "  end a word with * to match its prefix (diffu*), or ~ for spelling slips (difusion~)\n"
+            )
+            text.append("  press Esc in the search bar to clear the query\n")
+        if self.outcome.suggestion:
+            text.append(f"  ctrl+y searches for “{one_line(self.outcome.suggestion)}” instead\n")
+        text.append("  press ? for the full query syntax\n")
+        return text
+
+    # ---- widget messages -----------------------------------------------------------------------------------
+
+    @on(SearchBar.QueryChanged)
+    def _query_changed(self, event: SearchBar.QueryChanged) -> None:
+        self.query_text = event.query
+        self.similar_to = None
+        self.run_search()
+
+    @on(SearchBar.Leave)
+    def _leave_search(self) -> None:
+        self.paper_list.focus()
+
+    @on(PaperList.Highlighted)
+    def _highlighted(self, event: PaperList.Highlighted) -> None:
+        self._current = event.paper_id if event.paper_id is not None else self._current
+        self._show_detail(event.paper_id)
+        if self._read_timer is not None:
+            self._read_timer.stop()
+            self._read_timer = None
+        if (
+            event.paper_id is not None
+            and self.mark_read_delay > 0
+            and not self.library.is_read(event.paper_id)
+        ):
+            self._read_timer = self.set_timer(self.mark_read_delay, partial(self._dwelt, event.paper_id))
+
+    def _dwelt(self, paper_id: str) -> None:
+        self._read_timer = None
+        if self.paper_list.selected_id == paper_id:
+            self._mark_read(paper_id)
+
+    @on(PaperList.Opened)
+    def _opened(self, event: PaperList.Opened) -> None:
+        self._mark_read(event.paper_id)
+        self.detail.focus()
+
+    @on(PaperDetail.Back)
+    def _back(self) -> None:
+        self.paper_list.focus()
+
+    def _mark_read(self, paper_id: str) -> None:
+        if not self.library.is_read(paper_id):
+            self.library.mark_read([paper_id])
+            self._marks_changed()
+
+    def _show_detail(self, paper_id: str | None, *, keep_scroll: bool = False) -> None:
+        if paper_id is None:
+            self.detail.show(None, placeholder=self._widen_hint())
+            return
+        library = self.library
+        query = self.outcome.query if library.index_ready and self.similar_to is None else ""
+        view = PaperView(
+            paper=library.paper(paper_id),
+            rendered=library.rendered(paper_id),
+            matches=library.matches(paper_id, query) if query.strip() else (),
+            starred=library.is_starred(paper_id),
+            read=library.is_read(paper_id),
+        )
+        self.detail.show(view, keep_scroll=keep_scroll)
+
+    def _marks_changed(self) -> None:
+        """Stars or read marks changed: redraw rows, the open paper and the counts; the list is not re-run."""
+        self.paper_list.refresh()
+        self._show_detail(self.paper_list.selected_id, keep_scroll=True)
+        self._refresh_status()
+
+    def _refresh_status(self) -> None:
+        papers, unread, starred = self.library.counts()
+        mode = []
+        if self.similar_to is not None:
+            mode.append("more like " + self.library.paper(self.similar_to).headline[:40] + " (Esc returns)")
+        if self.filter != "all":
+            mode.append(f"{self.filter} only")
+        if self.order != "listing":
+            mode.append(f"sorted by {ORDER_NAMES[self.order]}")
+        if self.library.state_read_only:
+            mode.append("read-only state")
+        status = Status(
+            papers=papers,
+            unread=unread,
+            starred=starred,
+            query=self.outcome.query,
+            shown=len(self.paper_list.ids),
+            mode=" · ".join(mode),
+            progress=self._progress,
+        )
+        self.query_one(StatusLine).show(status)
+
+    def _describe(self, paper_id: str) -> Row:
+        library = self.library
+        paper = library.paper(paper_id)
+        where = " ".join(part for part in (paper.venue or "", str(paper.year or "")) if part)
+        return Row(library.is_starred(paper_id), not library.is_read(paper_id), paper.headline, where)
+
+    # ---- actions -------------------------------------------------------------------------------------------
+
+    def action_focus_search(self) -> None:
+        if self.similar_to is not None:
+            self.action_leave_similar()
+        self.search_bar.input.focus()
+
+    def action_switch_pane(self) -> None:
+        if self.paper_list.has_focus:
+            self.detail.focus()
+        else:
+            self.paper_list.focus()
+
+    def _selected(self) -> str | None:
+        paper_id = self.paper_list.selected_id
+        if paper_id is None:
+            self.notify("No paper selected.", severity="warning")
+        return paper_id
+
+    def action_toggle_star(self) -> None:
+        if (paper_id := self._selected()) is not None:
+            starred = self.library.toggle_star(paper_id)
+            self.notify("Starred." if starred else "Unstarred.", timeout=2)
+            self._marks_changed()
+
+    def action_toggle_read(self) -> None:
+        if (paper_id := self._selected()) is not None:
+            if self._read_timer is not None:
+                self._read_timer.stop()  # the user decided; the dwell timer must not override them
+                self._read_timer = None
+            read = self.library.toggle_read(paper_id)
+            self.notify("Marked read." if read else "Marked unread.", timeout=2)
+            self._marks_changed()
+
+    def action_mark_all_read(self) -> None:
+        ids = list(self.paper_list.ids)
+        if not ids:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.library.mark_read(ids)
+                self.notify(f"Marked {len(ids)} papers read (u undoes).", timeout=3)
+                self._marks_changed()
+
+        self.app.push_screen(ConfirmScreen(f"Mark all {len(ids)} shown papers as read?"), answered)
+
+    def action_undo(self) -> None:
+        undone = self.library.undo()
+        if undone is None:
+            self.notify("Nothing to undo.", timeout=2)
+            return
+        self.notify(f"Undone ({len(undone)} paper{'s' if len(undone) != 1 else ''}).", timeout=2)
+        self._marks_changed()
+
+    def _step_unread(self, step: int) -> None:
+        ids = self.paper_list.ids
+        index = self.paper_list.cursor + step
+        while 0 <= index < len(ids):
+            if not self.library.is_read(ids[index]):
+                self.paper_list.cursor = index
+                return
+            index += step
+        self.notify("No more unread papers " + ("below." if step > 0 else "above."), timeout=2)
+
+    def action_next_unread(self) -> None:
+        self._step_unread(1)
+
+    def action_previous_unread(self) -> None:
+        self._step_unread(-1)
+
+    def action_filter(self, name: str) -> None:
+        self.filter = name
+        self._after_view_change()
+
+    def action_cycle_order(self) -> None:
+        self.order = ORDERS[(ORDERS.index(self.order) + 1) % len(ORDERS)]
+        self.notify(f"Sorted by {ORDER_NAMES[self.order]}.", timeout=2)
+        self._after_view_change()
+
+    def _after_view_change(self) -> None:
+        self.similar_to = None
+        self.save_session()
+        self.run_search()
+        self._refresh_status()
+
+    def action_more_like_this(self) -> None:
+        if (paper_id := self._selected()) is None:
+            return
+        if not self.library.index_ready:
+            self.notify("More like this needs the search index; it is still being built.", severity="warning")
+            return
+        hits = self.library.similar(paper_id)
+        self.similar_to = paper_id
+        self._serial += 1  # any search still running must not replace the similar list
+        self.paper_list.empty_message = Text("No similar papers found. Esc returns.")
+        self.paper_list.set_ids([paper_id, *(hit.id for hit in hits if hit.id != paper_id)], select=paper_id)
+        self.paper_list.focus()
+        self._refresh_status()
+
+    def action_leave_similar(self) -> None:
+        if self.similar_to is None:
+            return
+        back_to = self.similar_to
+        self.similar_to = None
+        self.paper_list.empty_message = self._empty_message()
+        self.paper_list.set_ids(self.outcome.ids, select=back_to)
+        self._refresh_status()
+
+    def action_copy(self) -> None:
+        if (paper_id := self._selected()) is None:
+            return
+        paper = self.library.paper(paper_id)
+        where = " ".join(part for part in (paper.venue or "", str(paper.year or "")) if part)
+        parts = [
+            paper.title or paper.headline,
+            where,
+            f"id: {paper.id}",
+            "",
+            self.library.rendered(paper_id).text,
+        ]
+        self.app.copy_to_clipboard("\n".join(part for part in parts if part is not None))
+        self.notify("Copied the paper to the clipboard.", timeout=2)
+
+    def action_accept_suggestion(self) -> None:
+        suggestion = self.outcome.suggestion
+        if not suggestion:
+            self.notify("No suggestion to accept.", timeout=2)
+            return
+        self.search_bar.set_value(suggestion)
+        self.query_text = suggestion
+        self.run_search()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.help_sections(), self.library.query_help))
+
+    # ---- help and command palette --------------------------------------------------------------------------
+
+    def _binding_owners(self) -> list[tuple[str, Any]]:
+        return [
+            ("Paper list", self.paper_list),
+            ("Paper detail", self.detail),
+            ("Search bar", self.search_bar),
+            ("Everywhere", self),
+        ]
+
+    def help_sections(self) -> list[Section]:
+        sections: list[Section] = []
+        for title, owner in self._binding_owners():
+            rows = [(self._keys(owner, binding), binding.description) for binding in _bindings(owner)]
+            if title == "Search bar":
+                rows.insert(0, ("enter tab", "Search and go to the list"))
+            if title == "Everywhere":
+                rows.append(("ctrl+p", "Command palette (commands, theme)"))
+            sections.append((title, rows))
+        return sections
+
+    def _keys(self, owner: Any, binding: Binding) -> str:
+        # The live bindings map reflects the user's keymap, so remapped keys are shown as remapped.
+        keys = [
+            key
+            for key, bound in owner._bindings.key_to_bindings.items()
+            if any(b.id == binding.id for b in bound)
+        ]
+        keys = keys or binding.key.split(",")
+        return " ".join(self.app.get_key_display(Binding(key, binding.action)) for key in keys)
+
+    def commands(self) -> Iterable[SystemCommand]:
+        for _title, owner in self._binding_owners():
+            for binding in _bindings(owner):
+                keys = self._keys(owner, binding)
+                yield SystemCommand(
+                    binding.description, f"key: {keys}", partial(owner.run_action, binding.action)
+                )
+
+
+def _bindings(owner: Any) -> Sequence[Binding]:
+    return [binding for binding in type(owner).BINDINGS if isinstance(binding, Binding)]

@@ -1,0 +1,132 @@
+"""The detail pane: one paper's header, where it was listed, and its abstract with styles and matches."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widgets import Static
+
+from index.models import Paper, Rendered
+from tui.text import literal, one_line
+
+# Rendered span styles as Rich styles; chosen so they still read on 16-colour and NO_COLOR terminals
+# (bold/italic/underline carry the meaning, colour is a bonus).
+SPAN_STYLES = {
+    "bold": "bold",
+    "italic": "italic",
+    "math": "italic cyan",
+    "cite": "dim",
+    "code": "bold green",
+    "link": "underline blue",
+}
+MATCH_STYLE = "bold reverse"
+
+
+@dataclass(frozen=True, slots=True)
+class PaperView:
+    """Everything the pane shows about one paper, assembled by the screen from the library."""
+
+    paper: Paper
+    rendered: Rendered
+    matches: Sequence[tuple[int, int]]
+    starred: bool
+    read: bool
+
+
+def paper_text(view: PaperView) -> Text:
+    """The whole pane as one `Text`, built from parts so listing text is never parsed as markup."""
+    paper = view.paper
+    out = Text(end="")
+    out.append_text(literal(one_line(paper.title or paper.headline), "bold"))
+    out.append("\n")
+    if paper.authors:
+        out.append_text(literal(one_line(", ".join(paper.authors)), "italic"))
+        out.append("\n")
+    venue = " ".join(part for part in (paper.venue or "", str(paper.year or "")) if part)
+    if venue:
+        out.append_text(literal(one_line(venue)))
+        out.append("\n")
+    marks = ("★ starred" if view.starred else "☆ not starred") + " · " + ("read" if view.read else "● unread")
+    out.append(marks + "\n", "dim")
+    out.append("id ", "dim")
+    out.append_text(literal(paper.id))
+    out.append("\n")
+    for source in paper.sources:
+        out.append("in ", "dim")
+        out.append_text(literal(one_line(source.path)))
+        out.append(f" ¶{source.paragraph} (line {source.line})\n", "dim")
+    if paper.url:
+        out.append_text(literal(one_line(paper.url), "underline"))
+        out.append("\n")
+    out.append("\n")
+    out.append_text(abstract_text(view.rendered, view.matches))
+    return out
+
+
+def abstract_text(rendered: Rendered, matches: Sequence[tuple[int, int]]) -> Text:
+    """The rendered abstract with its style spans and the current query's matches applied by offset."""
+    text = literal(rendered.text)
+    length = len(rendered.text)
+    for span in rendered.spans:
+        text.stylize(SPAN_STYLES.get(span.style, ""), max(0, span.start), min(length, span.end))
+    for start, end in matches:
+        text.stylize(MATCH_STYLE, max(0, start), min(length, end))
+    return text
+
+
+class PaperDetail(VerticalScroll, can_focus=True):
+    """Scrollable view of one paper; the screen decides which paper and when it changes."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h,backspace", "back", "Back to list", id="detail.back"),
+        Binding("space", "page_down", "Page", id="detail.page"),
+        Binding("down,j", "scroll_down", "Scroll down", show=False, id="detail.down"),
+        Binding("up,k", "scroll_up", "Scroll up", show=False, id="detail.up"),
+        Binding("home,g", "scroll_home", "Top", show=False, id="detail.top"),
+        Binding("end,G", "scroll_end", "Bottom", show=False, id="detail.bottom"),
+        Binding("pagedown,ctrl+d", "page_down", "Page down", show=False, id="detail.page_down"),
+        Binding("pageup,ctrl+u", "page_up", "Page up", show=False, id="detail.page_up"),
+    ]
+
+    class Back(Message):
+        """The reader is done with this paper and wants the list again."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Select a paper to read it."), id="detail-body")
+
+    def show(
+        self, view: PaperView | None, *, placeholder: Text | None = None, keep_scroll: bool = False
+    ) -> None:
+        """Show a paper (from the top unless only its marks changed), or explain why the pane is empty."""
+        body = self.query_one("#detail-body", Static)
+        body.update(paper_text(view) if view is not None else (placeholder or Text("")))
+        if not keep_scroll:
+            self.scroll_home(animate=False)
+
+    def action_back(self) -> None:
+        self.post_message(self.Back())
+
+    def action_scroll_home(self) -> None:
+        self.scroll_home(animate=False)
+
+    def action_scroll_end(self) -> None:
+        self.scroll_end(animate=False)
+
+    def action_page_down(self) -> None:
+        self.scroll_page_down(animate=False)
+
+    def action_page_up(self) -> None:
+        self.scroll_page_up(animate=False)
+
+    def action_scroll_down(self) -> None:
+        self.scroll_down(animate=False)
+
+    def action_scroll_up(self) -> None:
+        self.scroll_up(animate=False)

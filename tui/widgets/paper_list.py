@@ -1,0 +1,201 @@
+"""The paper list: a Line API widget that draws only the visible rows, so 50,000 papers cost what 50 do."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import ClassVar, NamedTuple
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from tui.text import one_line
+
+
+class Row(NamedTuple):
+    """What one list row shows; looked up only for rows on screen, so state changes need no rebuild."""
+
+    starred: bool
+    unread: bool
+    headline: str
+    where: str
+
+
+Describe = Callable[[str], Row]
+
+WHERE_WIDTH = 16
+
+
+class PaperList(ScrollView, can_focus=True):
+    """A cursor over a sequence of paper ids; the screen supplies the ids and how to describe each one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down,j", "cursor_down", "Down", show=False, id="list.down"),
+        Binding("up,k", "cursor_up", "Up", show=False, id="list.up"),
+        Binding("home,g", "first", "First", show=False, id="list.first"),
+        Binding("end,G", "last", "Last", show=False, id="list.last"),
+        Binding("pagedown,ctrl+d", "page_down", "Page down", show=False, id="list.page_down"),
+        Binding("pageup,ctrl+u", "page_up", "Page up", show=False, id="list.page_up"),
+        Binding("enter,l", "open", "Open", id="list.open"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "paper-list--cursor",
+        "paper-list--star",
+        "paper-list--unread",
+        "paper-list--where",
+        "paper-list--empty",
+    }
+
+    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+
+    class Highlighted(Message):
+        """The cursor moved to another paper (or the list became empty): the detail pane follows it."""
+
+        def __init__(self, paper_id: str | None) -> None:
+            super().__init__()
+            self.paper_id = paper_id
+
+    class Opened(Message):
+        """The user asked to read the paper under the cursor (`Enter`, `l`)."""
+
+        def __init__(self, paper_id: str) -> None:
+            super().__init__()
+            self.paper_id = paper_id
+
+    def __init__(self, describe: Describe, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._describe = describe
+        self._ids: Sequence[str] = ()
+        self.show_where = False
+        self.empty_message: Text = Text("No papers.")
+
+    @property
+    def ids(self) -> Sequence[str]:
+        return self._ids
+
+    @property
+    def selected_id(self) -> str | None:
+        return self._ids[self.cursor] if 0 <= self.cursor < len(self._ids) else None
+
+    def set_ids(self, ids: Sequence[str], *, select: str | None = None) -> None:
+        """Show new papers, keeping `select` (or the current paper) under the cursor if still listed."""
+        keep = select if select is not None else self.selected_id
+        self._ids = ids
+        self.virtual_size = Size(self.size.width, len(ids))
+        index = 0
+        if keep is not None:
+            try:
+                index = ids.index(keep)
+            except ValueError:
+                index = 0
+        self.scroll_to(y=0, animate=False, immediate=True)
+        self.cursor = index
+        self.refresh()
+
+    def select(self, paper_id: str) -> bool:
+        """Move the cursor to a paper if it is listed."""
+        try:
+            self.cursor = self._ids.index(paper_id)
+        except ValueError:
+            return False
+        return True
+
+    def validate_cursor(self, value: int) -> int:
+        return max(0, min(value, len(self._ids) - 1)) if self._ids else 0
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self.refresh_line(old)
+        self.refresh_line(new)
+        self._keep_cursor_visible()
+        self.post_message(self.Highlighted(self.selected_id))
+
+    def _keep_cursor_visible(self) -> None:
+        if not self._ids:
+            return
+        self.scroll_to_region(
+            Region(0, self.cursor, 1, 1), animate=False, force=True, immediate=True, spacing=None
+        )
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.virtual_size = Size(event.size.width, len(self._ids))
+        self.call_after_refresh(self._keep_cursor_visible)
+
+    def _page(self) -> int:
+        return max(1, self.scrollable_content_region.height - 1)
+
+    def action_cursor_down(self) -> None:
+        self.cursor += 1
+
+    def action_cursor_up(self) -> None:
+        self.cursor -= 1
+
+    def action_first(self) -> None:
+        self.cursor = 0
+
+    def action_last(self) -> None:
+        self.cursor = len(self._ids) - 1
+
+    def action_page_down(self) -> None:
+        self.cursor += self._page()
+
+    def action_page_up(self) -> None:
+        self.cursor -= self._page()
+
+    def action_open(self) -> None:
+        paper_id = self.selected_id
+        if paper_id is not None:
+            self.post_message(self.Opened(paper_id))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = self.scroll_offset.y + offset.y
+        if 0 <= index < len(self._ids):
+            self.cursor = index
+            if event.chain > 1:
+                self.action_open()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        index = self.scroll_offset.y + y
+        if not self._ids:
+            if y == 0:
+                style = self.get_component_rich_style("paper-list--empty")
+                return self._strip(self.empty_message.copy(), width, base + style)
+            return Strip.blank(width, base)
+        if index >= len(self._ids):
+            return Strip.blank(width, base)
+        row = self._describe(self._ids[index])
+        text = Text(end="", no_wrap=True, overflow="ellipsis")
+        text.append("★ " if row.starred else "  ", self.get_component_rich_style("paper-list--star"))
+        text.append("● " if row.unread else "  ", self.get_component_rich_style("paper-list--unread"))
+        headline_width = width - 4
+        where = one_line(row.where)[:WHERE_WIDTH] if self.show_where and row.where else ""
+        if where:
+            headline_width -= WHERE_WIDTH + 1
+        headline = Text(one_line(row.headline), end="", no_wrap=True, overflow="ellipsis")
+        headline.truncate(max(1, headline_width), overflow="ellipsis", pad=bool(where))
+        text.append_text(headline)
+        if where:
+            text.append(" " + where.rjust(WHERE_WIDTH), self.get_component_rich_style("paper-list--where"))
+        style = base
+        if index == self.cursor:
+            style = base + self.get_component_rich_style("paper-list--cursor")
+        return self._strip(text, width, style)
+
+    def _strip(self, text: Text, width: int, style: Style) -> Strip:
+        segments = [
+            Segment(seg.text, style + seg.style if seg.style else style)
+            for seg in text.render(self.app.console)
+        ]
+        return Strip(segments).adjust_cell_length(width, style)

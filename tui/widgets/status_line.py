@@ -1,0 +1,46 @@
+"""The status line: counts, the current query and its hit count, and background progress."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widgets import Static
+
+from tui.text import one_line
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """What the status line reports; the screen fills it in from the library and its own view state."""
+
+    papers: int
+    unread: int
+    starred: int
+    query: str = ""
+    shown: int = 0
+    mode: str = ""
+    progress: str = ""
+
+
+def status_text(status: Status) -> Text:
+    text = Text(end="", no_wrap=True, overflow="ellipsis")
+    text.append(f"{status.papers} papers · {status.unread} unread · {status.starred} starred")
+    if status.query:
+        text.append(" · ")
+        text.append(f'"{one_line(status.query)}"', "bold")
+        text.append(f" → {status.shown}")
+    if status.mode:
+        text.append(" · ")
+        text.append(one_line(status.mode), "italic")
+    if status.progress:
+        text.append(" · ")
+        text.append(status.progress, "bold")
+    return text
+
+
+class StatusLine(Static):
+    """One line at the bottom of the browse screen."""
+
+    def show(self, status: Status) -> None:
+        self.update(status_text(status))
