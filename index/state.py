@@ -73,6 +73,14 @@ class Applied:
 
 
 @dataclass(frozen=True, slots=True)
+class Toggled:
+    """A toggle's new value and its `Applied.seq`, so callers can order it among other processes' writes."""
+
+    value: bool
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
 class PaperState:
     """One paper's stored state; a `*_at` without the flag is a tombstone (unstarred/unread at that time)."""
 
@@ -189,13 +197,14 @@ class StateStore:
         return self.apply([Change(paper_id, "read", False) for paper_id in ids], "unread")
 
     def toggle_star(self, paper_id: str) -> bool:
-        """Flip the star and return the new value; read and write share one transaction, so no race."""
-        return self._toggle(paper_id, "starred")
+        """Flip the star and return the new value."""
+        return self.toggle(paper_id, "starred").value
 
     def toggle_read(self, paper_id: str) -> bool:
-        return self._toggle(paper_id, "read")
+        return self.toggle(paper_id, "read").value
 
-    def _toggle(self, paper_id: str, field: Field) -> bool:
+    def toggle(self, paper_id: str, field: Field) -> Toggled:
+        """Flip one field; the read and the write share one transaction, so two processes never both flip."""
         result: list[bool] = []
 
         def build(conn: sqlite3.Connection) -> list[Change]:
@@ -203,8 +212,8 @@ class StateStore:
             result[:] = [not (current is not None and current[0] == 1)]
             return [Change(paper_id, field, result[0])]
 
-        self._write(build, f"toggle {field}")
-        return result[0]
+        applied = self._write(build, f"toggle {field}")
+        return Toggled(result[0], applied.seq)
 
     def merge(self, records: Iterable[PaperState], label: str = "import") -> Applied:
         """Merge another store's records (an import): newest timestamp wins per paper and field."""
