@@ -1,0 +1,245 @@
+"""`papers list`, `papers stats` and `papers show`: the catalog from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+import shutil
+import sys
+import textwrap
+from collections.abc import Iterable
+from typing import Any
+
+from index import cli_common
+from index.catalog import load_catalog
+from index.models import Catalog, Paper, Source
+from index.render import sanitize, to_plain
+
+MIN_PREFIX = 4
+WRAP_MIN, WRAP_MAX = 40, 100
+# json.dumps escapes C0 controls but, with ensure_ascii=False, passes C1 controls (0x9b is a one-byte CSI on
+# some terminals), bidi overrides and line separators straight through: escape those too, so `--json` is
+# safe to print and still readable for CJK and accented text.
+_JSON_UNSAFE = re.compile(
+    "[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
+)
+
+
+def register(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    """Add `list`, `stats` and `show` to the `papers` command."""
+    listing = subparsers.add_parser(
+        "list",
+        parents=[common],
+        help="one line per paper: id, headline, venue",
+        description=_run_list.__doc__,
+    )
+    listing.add_argument("--json", action="store_true", help="a JSON array of papers with their sources")
+    listing.set_defaults(handler=_run_list)
+
+    stats = subparsers.add_parser(
+        "stats",
+        parents=[common],
+        help="listings, paragraphs, papers, duplicates, warnings",
+        description=_run_stats.__doc__,
+    )
+    stats.add_argument("--json", action="store_true", help="one JSON object")
+    stats.set_defaults(handler=_run_stats)
+
+    show = subparsers.add_parser(
+        "show",
+        parents=[common],
+        help="one paper in full, with every place it appears",
+        description=_run_show.__doc__,
+    )
+    show.add_argument(
+        "id", metavar="ID", help=f"a paper id from `papers list` (or a unique prefix of {MIN_PREFIX}+)"
+    )
+    show.add_argument("--json", action="store_true", help="one JSON object")
+    show.add_argument(
+        "--raw", action="store_true", help="the abstract as written (LaTeX, markdown) instead of rendered"
+    )
+    show.set_defaults(handler=_run_show)
+
+
+def _load(args: argparse.Namespace) -> Catalog:
+    """The catalog for these options, its warnings already on stderr."""
+    catalog = load_catalog(cli_common.listing_paths(args))
+    cli_common.warn(sanitize(str(notice)) for notice in catalog.notices)
+    return catalog
+
+
+def _run_list(args: argparse.Namespace) -> int:
+    """List every paper in the listings, one per line: id, headline and venue, duplicates merged."""
+    catalog = _load(args)
+    if args.json:
+        _write(_dumps([_paper_json(paper) for paper in catalog.papers]))
+    else:
+        _write_lines(_list_line(paper) for paper in catalog.papers)
+    return 0
+
+
+def _run_stats(args: argparse.Namespace) -> int:
+    """Count listings, paper paragraphs, distinct papers and duplicates, and repeat any warnings."""
+    catalog = _load(args)
+    warnings = [sanitize(str(notice)) for notice in catalog.notices]
+    if args.json:
+        listings = [
+            {
+                "path": listing.path,
+                "name": listing.name,
+                "format": listing.format,
+                "venue": listing.venue,
+                "year": listing.year,
+                "paragraphs": len(listing.entries),
+            }
+            for listing in catalog.listings
+        ]
+        summary = {
+            "listings": len(catalog.listings),
+            "paragraphs": catalog.paragraphs,
+            "papers": len(catalog.papers),
+            "duplicates": catalog.duplicates,
+            "warnings": warnings,
+            "files": listings,
+        }
+        _write(_dumps(summary))
+        return 0
+    rows = [
+        ("listings", len(catalog.listings)),
+        ("paragraphs", catalog.paragraphs),
+        ("papers", len(catalog.papers)),
+        ("duplicates", catalog.duplicates),
+        ("warnings", len(warnings)),
+    ]
+    lines = [f"{label:<11} {value:>7}" for label, value in rows]
+    if catalog.listings:
+        lines.append("")
+        width = max(len(str(len(listing.entries))) for listing in catalog.listings)
+        for listing in catalog.listings:
+            count = f"{len(listing.entries):>{width}}"
+            lines.append(f"{count} paragraphs  {sanitize(listing.name)}  ({sanitize(listing.path)})")
+    _write_lines(lines)
+    return 0
+
+
+def _run_show(args: argparse.Namespace) -> int:
+    """Show one paper: headline, venue, every file and line it appears at, its id and the abstract."""
+    catalog = _load(args)
+    paper = find_paper(catalog, args.id)
+    if args.json:
+        record = _paper_json(paper)
+        record |= {"text": to_plain(paper.abstract), "raw": paper.abstract}
+        _write(_dumps(record))
+        return 0
+    lines = [sanitize(paper.headline)]
+    if paper.authors:
+        lines.append(sanitize(", ".join(paper.authors)))
+    where = _venue_label(paper)
+    if paper.status:
+        where = f"{where} · {sanitize(paper.status)}" if where else sanitize(paper.status)
+    if where:
+        lines.append(where)
+    if paper.url:
+        lines.append(sanitize(paper.url))
+    lines.append("")
+    lines.append("Sources:" if len(paper.sources) > 1 else "Source:")
+    lines.extend(f"  {_source_label(source)}" for source in paper.sources)
+    lines.append(f"id: {paper.id}")
+    lines.append("")
+    if args.raw:
+        lines.append(sanitize(paper.abstract))
+    else:
+        width = max(WRAP_MIN, min(WRAP_MAX, shutil.get_terminal_size((80, 24)).columns - 1))
+        text = to_plain(paper.abstract)
+        lines.append(textwrap.fill(text, width=width, break_on_hyphens=False, break_long_words=False))
+    _write_lines(lines)
+    return 0
+
+
+def find_paper(catalog: Catalog, wanted: str) -> Paper:
+    """The paper with id `wanted`, or the only one whose id starts with it (at least MIN_PREFIX characters).
+
+    Raises:
+        CommandError: no paper matches, or the prefix matches several (their ids are named).
+    """
+    from index.cli import CommandError  # late: index.cli imports this module while building its parser
+
+    key = wanted.strip().lower()
+    shown = sanitize(wanted)
+    exact = [paper for paper in catalog.papers if paper.id == key]
+    if exact:
+        return exact[0]
+    matches = (
+        [paper for paper in catalog.papers if paper.id.startswith(key)] if len(key) >= MIN_PREFIX else []
+    )
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        some = ", ".join(paper.id for paper in matches[:5]) + (", ..." if len(matches) > 5 else "")
+        raise CommandError(
+            f"paper id prefix '{shown}' matches {len(matches)} papers ({some}); type more of it"
+        )
+    raise CommandError(f"unknown paper id '{shown}' (see `papers list`)")
+
+
+def _list_line(paper: Paper) -> str:
+    venue = _venue_label(paper)
+    headline = sanitize(paper.headline)
+    return f"{paper.id}  {headline}  ({venue})" if venue else f"{paper.id}  {headline}"
+
+
+def _venue_label(paper: Paper) -> str:
+    parts = [sanitize(paper.venue) if paper.venue else "", str(paper.year) if paper.year is not None else ""]
+    return " ".join(part for part in parts if part)
+
+
+def _source_label(source: Source) -> str:
+    return (
+        f"{sanitize(source.path)}:{source.line}  paragraph {source.paragraph} of {sanitize(source.listing)}"
+    )
+
+
+def _paper_json(paper: Paper) -> dict[str, Any]:
+    """What scripts get for one paper; the data as read (JSON escaping keeps it safe to print)."""
+    return {
+        "id": paper.id,
+        "headline": paper.headline,
+        "title": paper.title,
+        "authors": list(paper.authors),
+        "venue": paper.venue,
+        "year": paper.year,
+        "status": paper.status,
+        "url": paper.url,
+        "sources": [_source_json(source) for source in paper.sources],
+    }
+
+
+def _source_json(source: Source) -> dict[str, Any]:
+    return {
+        "path": source.path,
+        "paragraph": source.paragraph,
+        "line": source.line,
+        "listing": source.listing,
+    }
+
+
+def _dumps(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def _write_lines(lines: Iterable[str]) -> None:
+    _write("\n".join(lines))
+
+
+def _write(text: str) -> None:
+    """One write for the whole output (56,000 lines of `list` in one go), never failing on the encoding."""
+    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "strict":
+        # A Latin-1 or ASCII terminal gets '?' for what it cannot show instead of a UnicodeEncodeError.
+        sys.stdout.reconfigure(errors="replace")
+    if text:
+        sys.stdout.write(text + "\n")
