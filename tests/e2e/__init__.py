@@ -1,0 +1,1 @@
+"""End-to-end tests: the reader through a real sshd and tmux, as other users."""
