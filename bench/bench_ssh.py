@@ -1,0 +1,184 @@
+"""Reader latency as a researcher feels it: through a real sshd and a tmux terminal, as an unprivileged user.
+
+Run by hand as root: `.venv/bin/python bench/bench_ssh.py [--presses 50] [--seeds-only]`. It reuses the e2e
+harness (tests/e2e/harness.py): private sshd on 127.0.0.1, a throwaway user, tmux panes at 80x24 and 120x40,
+TERM=xterm-256color and TERM=linux, on the seeds and on the 56k-abstract corpus. The corpus index is built
+once (about 1.5 minutes) into /tmp/papers-bench-ssh/ and reused by later runs (delete it to rebuild).
+
+Measured, from the moment the keystroke (or the ssh command) is released until tmux's screen shows the result:
+  first screen  ssh start -> the status line is drawn
+  j             `j` -> the screen changes (the selection moved; colours included, via capture-pane -e)
+  query key     one more letter in the search box -> the status line shows that query's hit count
+Each number includes ssh, the pty and tmux, and the poll interval of capture-pane (a few ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tests.e2e.harness import STATUS_LINE, Environment, Tmux, make_readable  # noqa: E402
+
+CORPUS = REPO.parent / "shared" / "corpus" / "listings"
+SEEDS = REPO / "seeds"
+CACHE = Path("/tmp/papers-bench-ssh")
+QUERY = "reinforcem"  # ten letters: every keystroke is a new search
+SIZES = ((80, 24), (120, 40))
+TERMS = ("xterm-256color", "linux")
+
+
+def build_index(name: str, listings: Path) -> Path:
+    """Build (or reuse) a world-readable index as root, like an admin would for everyone."""
+    index_dir = CACHE / f"{name}-index"
+    CACHE.mkdir(mode=0o755, exist_ok=True)
+    CACHE.chmod(0o755)
+    marker = CACHE / f"{name}.built"  # beside the index, which `papers index` may replace wholesale
+    if not marker.exists():
+        started = time.monotonic()
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "index.cli",
+                "index",
+                "--listings",
+                str(listings),
+                "--index-dir",
+                str(index_dir),
+            ],
+            check=True,
+            cwd=REPO,
+        )
+        marker.touch()
+        print(f"built {name} index in {time.monotonic() - started:.1f} s", file=sys.stderr)
+    make_readable(index_dir)
+    return index_dir
+
+
+def _poll(pane: Tmux, done: Callable[[str], bool], timeout: float = 10, colours: bool = False) -> float:
+    """Seconds until `done(screen)`; captures back to back, so resolution is one capture-pane call."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        args = ["capture-pane", "-p", "-t", pane.name, *(["-e"] if colours else [])]
+        if done(pane.tmux(*args).stdout):
+            return time.monotonic() - started
+    raise TimeoutError(f"no repaint within {timeout}s; screen:\n{pane.capture()}")
+
+
+def _settle(pane: Tmux, quiet: float = 0.15, timeout: float = 5) -> str:
+    """Wait until the screen (with colours) stops changing, so the next keystroke starts from rest."""
+    deadline = time.monotonic() + timeout
+    last = pane.tmux("capture-pane", "-p", "-e", "-t", pane.name).stdout
+    stable_since = time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        now = pane.tmux("capture-pane", "-p", "-e", "-t", pane.name).stdout
+        if now != last:
+            last, stable_since = now, time.monotonic()
+        elif time.monotonic() - stable_since >= quiet:
+            break
+    return last
+
+
+def measure(env: Environment, name: str, listings: Path, index_dir: Path, presses: int) -> list[list[str]]:
+    alice = env.users[0]
+    # A long read delay keeps "mark as read" from repainting the status line in the middle of a measurement.
+    config = env.scratch / "bench-config.toml"
+    config.write_text("mark_read_delay = 3600\n")
+    config.chmod(0o644)
+    variables = {
+        "PAPERS_LISTINGS": str(listings),
+        "PAPERS_INDEX_DIR": str(index_dir),
+        "PAPERS_CONFIG": str(config),
+    }
+    rows = []
+    for width, height in SIZES:
+        for term in TERMS:
+            pane = env.tmux(f"{name}-{width}x{height}-{term}".replace("-256color", ""))
+            started = pane.start(env.reader_argv(alice, variables, term=term), width=width, height=height)
+            pane.wait_for(STATUS_LINE, 300)
+            first = time.monotonic() - started
+            _settle(pane)
+            pane.send_keys("/")
+            pane.send_keys("Enter")  # empty query: leave the search box, focus on the list
+            j_times = []
+            for press in range(presses):
+                key = "j" if (press // 20) % 2 == 0 else "k"
+                before = _settle(pane)
+                pane.send_keys(key)
+                j_times.append(_poll(pane, lambda screen, before=before: screen != before, colours=True))
+            _settle(pane)
+            pane.send_keys("/")
+            query_times = []
+            for end in range(1, len(QUERY) + 1):
+                _settle(pane)
+                pane.type(QUERY[end - 1])
+                shown = re.compile(rf'"{QUERY[:end]}" → \d+')
+                query_times.append(_poll(pane, lambda screen, shown=shown: shown.search(screen) is not None))
+            pane.send_keys("C-q")
+            pane.wait_exit(30)
+            pane.kill()
+            rows.append(
+                [
+                    name,
+                    f"{width}x{height}",
+                    term,
+                    f"{first * 1000:.0f}",
+                    *_p50_p95(j_times),
+                    *_p50_p95(query_times),
+                ]
+            )
+            print(" ".join(rows[-1]), file=sys.stderr)
+    return rows
+
+
+def _p50_p95(samples: list[float]) -> list[str]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return [f"{statistics.median(ordered) * 1000:.0f}", f"{p95 * 1000:.0f}"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--presses", type=int, default=50, help="j/k presses per configuration (default 50)")
+    parser.add_argument("--seeds-only", action="store_true", help="skip the 56k corpus")
+    args = parser.parse_args()
+    libraries = [("seeds", SEEDS)] + ([] if args.seeds_only else [("corpus", CORPUS)])
+    indexes = {name: build_index(name, path) for name, path in libraries}
+    env = Environment.open(f"bench-{os.getpid()}")
+    try:
+        rows = []
+        for name, path in libraries:
+            rows += measure(env, name, path, indexes[name], args.presses)
+    finally:
+        env.close()
+    header = [
+        "library",
+        "size",
+        "TERM",
+        "first screen ms",
+        "j p50",
+        "j p95",
+        "query key p50",
+        "query key p95",
+    ]
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(str(cell).rjust(width) for cell, width in zip(row, widths, strict=True)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
