@@ -93,4 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Under `python -m index.cli` this file runs as `__main__`, a second copy beside the `index.cli` that
+    # subcommand modules import CommandError from; run that copy so its `except CommandError` matches.
+    from index.cli import main as _main
+
+    sys.exit(_main())
