@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -18,8 +17,10 @@ from textual.timer import Timer
 from textual.widgets import Footer
 from textual.worker import get_current_worker
 
+from tui import keys
+from tui.screens import results
 from tui.screens.confirm import ConfirmScreen
-from tui.screens.help import HelpScreen, Section
+from tui.screens.help import HelpScreen
 from tui.text import one_line
 from tui.widgets.paper_detail import PaperDetail, PaperView
 from tui.widgets.paper_list import PaperList, Row
@@ -29,24 +30,9 @@ from tui.widgets.status_line import Status, StatusLine
 if TYPE_CHECKING:
     from index.library import Library
 
-FILTERS = ("all", "unread", "starred")
-ORDERS = ("listing", "relevance", "starred")
-ORDER_NAMES = {"listing": "listing order", "relevance": "relevance", "starred": "recently starred"}
-
 
 class BuildCancelled(Exception):
     """Raised from the progress callback to stop an index build when the reader quits."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """One search's result as the list will show it."""
-
-    query: str
-    ids: list[str]
-    notice: str | None = None
-    suggestion: str | None = None
-    waiting: bool = False
 
 
 class BrowseScreen(Screen[None]):
@@ -84,7 +70,7 @@ class BrowseScreen(Screen[None]):
         self.filter = "all"
         self.order = "listing"
         self.similar_to: str | None = None
-        self.outcome = Outcome("", [])
+        self.outcome = results.Outcome("", "all", [])
         self._serial = 0
         self._read_timer: Timer | None = None
         self._progress = ""
@@ -118,13 +104,14 @@ class BrowseScreen(Screen[None]):
         self.paper_list.show_where = library.spans_several_listings
         self.query_text = str(library.session_get("query", "") or "")
         saved_filter = library.session_get("filter", "all")
-        self.filter = saved_filter if saved_filter in FILTERS else "all"
+        self.filter = saved_filter if saved_filter in results.FILTERS else "all"
         saved_order = library.session_get("order", "listing")
-        self.order = saved_order if saved_order in ORDERS else "listing"
+        self.order = saved_order if saved_order in results.ORDERS else "listing"
         self._restore_id = library.session_get("selected")
         self.search_bar.set_value(self.query_text)
         # First paint never waits for the index: show every paper in listing order straight away.
-        self.paper_list.set_ids([paper.id for paper in library.papers], select=self._restore_id)
+        self.outcome = results.Outcome("", "all", [paper.id for paper in library.papers])
+        self.paper_list.set_ids(self.outcome.ids, select=self._restore_id)
         self.paper_list.focus()
         for notice in library.notices:
             self.notify(one_line(notice), severity="warning", timeout=10, markup=False)
@@ -179,9 +166,7 @@ class BrowseScreen(Screen[None]):
         self._progress = f"indexing {done}/{total}"
         self._refresh_status()
         if self.outcome.waiting:
-            self.search_bar.set_note(
-                Text(f"index building… ({done}/{total}) — search starts when it is ready")
-            )
+            self.search_bar.set_note(results.note(self.outcome, self._progress))
 
     def _index_done(self, summary: str) -> None:
         self._progress = ""
@@ -203,84 +188,25 @@ class BrowseScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def _search(self, serial: int, query: str, filter: str, order: str) -> None:
         worker = get_current_worker()
-        outcome = self._compute(query, filter, order)
+        try:
+            outcome = results.compute(self.library, query, filter, order)
+        except Exception as error:  # a failing search is reported in one line; the reader keeps going
+            if not worker.is_cancelled:
+                message = f"Search failed: {type(error).__name__}: {one_line(str(error))}"
+                self.app.call_from_thread(self.notify, message, severity="error", markup=False)
+            return
         if not worker.is_cancelled:
             self.app.call_from_thread(self._apply, serial, outcome)
 
-    def _compute(self, query: str, filter: str, order: str) -> Outcome:
-        library = self.library
-        notice = suggestion = None
-        waiting = False
-        if query.strip() and not library.index_ready:
-            waiting = True
-            ids = [paper.id for paper in library.papers]
-        elif not query.strip() and not library.index_ready:
-            ids = [paper.id for paper in library.papers]
-        else:
-            result = library.search(query, order="relevance" if order == "relevance" else "listing")
-            ids = [hit.id for hit in result.hits]
-            notice, suggestion = result.notice, result.suggestion
-        if filter == "unread":
-            ids = [paper_id for paper_id in ids if not library.is_read(paper_id)]
-        elif filter == "starred":
-            ids = [paper_id for paper_id in ids if library.is_starred(paper_id)]
-        if order == "starred":
-            stamps = {paper_id: library.starred_at(paper_id) for paper_id in ids}
-            ids.sort(key=lambda paper_id: -(stamps[paper_id] or 0.0))
-        return Outcome(query, ids, notice, suggestion, waiting)
-
-    def _apply(self, serial: int, outcome: Outcome) -> None:
+    def _apply(self, serial: int, outcome: results.Outcome) -> None:
         if serial != self._serial or self.similar_to is not None:
             return  # a newer search is on its way, or the list is showing similar papers
         self.outcome = outcome
         select, self._restore_id = self._restore_id, None
-        self.paper_list.empty_message = self._empty_message()
+        self.paper_list.empty_message = results.empty_message(outcome)
         self.paper_list.set_ids(outcome.ids, select=select)
-        self.search_bar.set_note(self._note())
+        self.search_bar.set_note(results.note(outcome, self._progress))
         self._refresh_status()
-
-    def _note(self) -> Text | None:
-        outcome = self.outcome
-        note = Text(end="", no_wrap=True, overflow="ellipsis")
-        if outcome.waiting:
-            note.append(f"index building… ({self._progress or 'starting'}) — search starts when it is ready")
-        if outcome.notice:
-            note.append("⚠ " + one_line(outcome.notice), "bold")
-        if outcome.suggestion:
-            if note:
-                note.append("  ")
-            note.append("did you mean ")
-            note.append(one_line(outcome.suggestion), "bold")
-            note.append("?  (ctrl+y to search for it)", "dim")
-        return note if note.plain else None
-
-    def _empty_message(self) -> Text:
-        parts = []
-        if self.outcome.query:
-            parts.append(f'"{one_line(self.outcome.query)}"')
-        if self.filter != "all":
-            parts.append(f"{self.filter} only")
-        searched = " · ".join(parts) or "this library"
-        return Text(f"No papers for {searched}.", end="")
-
-    def _widen_hint(self) -> Text:
-        text = Text(end="")
-        text.append(self._empty_message().plain + "\n\n", "bold")
-        text.append("To widen the search:\n")
-        if self.filter != "all":
-            text.append("  press 1 to show all papers, not only the ")
-            text.append(self.filter)
-            text.append(" ones\n")
-        if self.outcome.query:
-            text.append("  use fewer words, or OR between them (a OR b)\n")
-            text.append(
-                "  end a word with * to match its prefix (diffu*), or ~ for spelling slips (difusion~)\n"
-            )
-            text.append("  press Esc in the search bar to clear the query\n")
-        if self.outcome.suggestion:
-            text.append(f"  ctrl+y searches for “{one_line(self.outcome.suggestion)}” instead\n")
-        text.append("  press ? for the full query syntax\n")
-        return text
 
     # ---- widget messages -----------------------------------------------------------------------------------
 
@@ -329,7 +255,7 @@ class BrowseScreen(Screen[None]):
 
     def _show_detail(self, paper_id: str | None, *, keep_scroll: bool = False) -> None:
         if paper_id is None:
-            self.detail.show(None, placeholder=self._widen_hint())
+            self.detail.show(None, placeholder=results.widen_hint(self.outcome))
             return
         library = self.library
         query = self.outcome.query if library.index_ready and self.similar_to is None else ""
@@ -356,7 +282,7 @@ class BrowseScreen(Screen[None]):
         if self.filter != "all":
             mode.append(f"{self.filter} only")
         if self.order != "listing":
-            mode.append(f"sorted by {ORDER_NAMES[self.order]}")
+            mode.append(f"sorted by {results.ORDER_NAMES[self.order]}")
         if self.library.state_read_only:
             mode.append("read-only state")
         status = Status(
@@ -452,8 +378,8 @@ class BrowseScreen(Screen[None]):
         self._after_view_change()
 
     def action_cycle_order(self) -> None:
-        self.order = ORDERS[(ORDERS.index(self.order) + 1) % len(ORDERS)]
-        self.notify(f"Sorted by {ORDER_NAMES[self.order]}.", timeout=2)
+        self.order = results.ORDERS[(results.ORDERS.index(self.order) + 1) % len(results.ORDERS)]
+        self.notify(f"Sorted by {results.ORDER_NAMES[self.order]}.", timeout=2)
         self._after_view_change()
 
     def _after_view_change(self) -> None:
@@ -481,7 +407,7 @@ class BrowseScreen(Screen[None]):
             return
         back_to = self.similar_to
         self.similar_to = None
-        self.paper_list.empty_message = self._empty_message()
+        self.paper_list.empty_message = results.empty_message(self.outcome)
         self.paper_list.set_ids(self.outcome.ids, select=back_to)
         self._refresh_status()
 
@@ -510,11 +436,10 @@ class BrowseScreen(Screen[None]):
         self.run_search()
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.help_sections(), self.library.query_help))
+        self.app.push_screen(HelpScreen(keys.help_sections(self.binding_owners()), self.library.query_help))
 
-    # ---- help and command palette --------------------------------------------------------------------------
-
-    def _binding_owners(self) -> list[tuple[str, Any]]:
+    def binding_owners(self) -> list[keys.Owner]:
+        """Where the keys live, in the order help and the palette list them."""
         return [
             ("Paper list", self.paper_list),
             ("Paper detail", self.detail),
@@ -522,35 +447,5 @@ class BrowseScreen(Screen[None]):
             ("Everywhere", self),
         ]
 
-    def help_sections(self) -> list[Section]:
-        sections: list[Section] = []
-        for title, owner in self._binding_owners():
-            rows = [(self._keys(owner, binding), binding.description) for binding in _bindings(owner)]
-            if title == "Search bar":
-                rows.insert(0, ("enter tab", "Search and go to the list"))
-            if title == "Everywhere":
-                rows.append(("ctrl+p", "Command palette (commands, theme)"))
-            sections.append((title, rows))
-        return sections
-
-    def _keys(self, owner: Any, binding: Binding) -> str:
-        # The live bindings map reflects the user's keymap, so remapped keys are shown as remapped.
-        keys = [
-            key
-            for key, bound in owner._bindings.key_to_bindings.items()
-            if any(b.id == binding.id for b in bound)
-        ]
-        keys = keys or binding.key.split(",")
-        return " ".join(self.app.get_key_display(Binding(key, binding.action)) for key in keys)
-
     def commands(self) -> Iterable[SystemCommand]:
-        for _title, owner in self._binding_owners():
-            for binding in _bindings(owner):
-                keys = self._keys(owner, binding)
-                yield SystemCommand(
-                    binding.description, f"key: {keys}", partial(owner.run_action, binding.action)
-                )
-
-
-def _bindings(owner: Any) -> Sequence[Binding]:
-    return [binding for binding in type(owner).BINDINGS if isinstance(binding, Binding)]
+        return keys.commands(self.binding_owners())

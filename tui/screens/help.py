@@ -12,9 +12,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from tui.keys import Section
 from tui.text import literal
-
-Section = tuple[str, Sequence[tuple[str, str]]]
 
 
 def help_text(sections: Iterable[Section], query_help: str) -> Text:

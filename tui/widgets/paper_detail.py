@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import ClassVar
 
 from rich.text import Text
@@ -60,7 +61,7 @@ def paper_text(view: PaperView) -> Text:
     out.append("\n")
     for source in paper.sources:
         out.append("in ", "dim")
-        out.append_text(literal(one_line(source.path)))
+        out.append_text(literal(one_line(PurePath(source.path).name)))
         out.append(f" ¶{source.paragraph} (line {source.line})\n", "dim")
     if paper.url:
         out.append_text(literal(one_line(paper.url), "underline"))

@@ -1,0 +1,97 @@
+"""What the list shows for a query, filter and order, and the words that explain an empty or odd result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from tui.text import one_line
+
+if TYPE_CHECKING:
+    from index.library import Library
+
+FILTERS = ("all", "unread", "starred")
+ORDERS = ("listing", "relevance", "starred")
+ORDER_NAMES = {"listing": "listing order", "relevance": "relevance", "starred": "recently starred"}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One search's answer as the list will show it."""
+
+    query: str
+    filter: str
+    ids: list[str]
+    notice: str | None = None
+    suggestion: str | None = None
+    waiting: bool = False
+    """True when the query could not run yet because the index is still being built."""
+
+
+def compute(library: Library, query: str, filter: str, order: str) -> Outcome:
+    """Ask the library; runs in a worker thread, so it touches no widget."""
+    notice = suggestion = None
+    waiting = False
+    if not library.index_ready:
+        # Honest while indexing: everything is listed, and the note says the query waits for the index.
+        waiting = bool(query.strip())
+        ids = [paper.id for paper in library.papers]
+    else:
+        result = library.search(query, order="relevance" if order == "relevance" else "listing")
+        ids = list(result.ids)
+        notice, suggestion = result.notice, result.suggestion
+    if filter == "unread":
+        ids = [paper_id for paper_id in ids if not library.is_read(paper_id)]
+    elif filter == "starred":
+        ids = [paper_id for paper_id in ids if library.is_starred(paper_id)]
+    if order == "starred":
+        stamps = {paper_id: library.starred_at(paper_id) or 0.0 for paper_id in ids}
+        ids.sort(key=lambda paper_id: -stamps[paper_id])
+    return Outcome(query, filter, ids, notice, suggestion, waiting)
+
+
+def note(outcome: Outcome, progress: str) -> Text | None:
+    """The line under the search bar: indexing wait, malformed-query notice, "did you mean"."""
+    text = Text(end="", no_wrap=True, overflow="ellipsis")
+    if outcome.waiting:
+        text.append(f"index building… ({progress or 'starting'}) — search starts when it is ready")
+    if outcome.notice:
+        text.append("⚠ " + one_line(outcome.notice), "bold")
+    if outcome.suggestion:
+        if text.plain:
+            text.append("  ")
+        text.append("did you mean ")
+        text.append(one_line(outcome.suggestion), "bold")
+        text.append("?  (ctrl+y to search for it)", "dim")
+    return text if text.plain else None
+
+
+def empty_message(outcome: Outcome) -> Text:
+    """The list's only row when nothing matched: what was searched."""
+    parts = []
+    if outcome.query:
+        parts.append(f'"{one_line(outcome.query)}"')
+    if outcome.filter != "all":
+        parts.append(f"{outcome.filter} only")
+    return Text(f"No papers for {' · '.join(parts) or 'this library'}.", end="")
+
+
+def widen_hint(outcome: Outcome) -> Text:
+    """The detail pane when nothing matched: how to find more."""
+    text = Text(end="")
+    text.append(empty_message(outcome).plain + "\n\n", "bold")
+    text.append("To widen the search:\n")
+    if outcome.filter != "all":
+        text.append(f"  press 1 to show all papers, not only the {outcome.filter} ones\n")
+    if outcome.query:
+        text.append("  use fewer words, or OR between them (a OR b)\n")
+        text.append("  end a word with * to match its prefix (diffu*), or ~ for spelling slips (difusion~)\n")
+        text.append("  press / then Esc to clear the query\n")
+    if outcome.suggestion:
+        text.append("  ctrl+y searches for ")
+        text.append(one_line(outcome.suggestion), "bold")
+        text.append(" instead\n")
+    text.append("  press ? for the full query syntax\n")
+    return text
