@@ -1,0 +1,500 @@
+"""The search index: build, update and open it, search it, highlight, suggest, and find similar papers.
+
+API (stable; bench/ and the reader code against it): `SearchIndex.open(index_dir)`, `.ensure_current(paths)`,
+`.update(catalog, progress=None) -> UpdateReport`, `.rebuild(catalog, progress=None) -> UpdateReport`,
+`.search(query, limit=None, state=None, highlight_top=20) -> SearchResult`, `.spans(paper_id, query)`,
+`.similar(paper_id, limit=10) -> list[SimilarHit]`, `.load_snapshot() -> Catalog | None`, `.close()`.
+Deviations from the first sketch: `SearchResult.ids` always holds every match (capped by `limit`), while
+`hits` carries details only for the first `limit` (or `highlight_top` when `limit` is None); "did you mean"
+uses Whoosh's `terms_within` per word instead of `correct_query`, so it suggests words, not stems.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from whoosh import collectors
+from whoosh.searching import TimeLimit
+
+from index import index_store, render, search_build, snapshot
+from index.index_store import Manifest, WriterLock
+from index.models import Catalog, Paper
+from index.schema import SCHEMA_VERSION, content_hash, stemming_analyzer, title_text
+from index.search_highlight import WordTerms, matched_terms, snippet
+from index.search_models import MatchSpan, SearchHit, SearchResult, SimilarHit, UpdateReport
+from index.search_query import QUERY_HELP, ParsedQuery, QueryParsers
+from index.state import StateLookup
+
+__all__ = ["QUERY_HELP", "IndexUnavailable", "SearchIndex", "UnknownPaper"]
+
+TIME_LIMIT = 2.0
+"""Seconds one search may take before it returns what it has (with a notice)."""
+BUILD_WAIT = 600.0
+"""How long a process with no index at all waits for another one that is building it."""
+SUGGEST_BELOW = 5
+_CACHE_SIZE = 64
+_Terms = dict[str, frozenset[str]]
+
+
+class IndexUnavailable(Exception):
+    """No usable index and none can be built here: a one-line message for the user."""
+
+
+class UnknownPaper(KeyError):
+    """The paper id is not in the index."""
+
+
+class SearchIndex:
+    """One index directory, opened for reading; writes go through the lock and a fresh build or a commit."""
+
+    def __init__(self, index_dir: Path) -> None:
+        self.index_dir = index_dir
+        self.read_only = not index_store.writable(index_dir)
+        self.notices: list[str] = []
+        self._parsers: QueryParsers | None = None
+        self._analyzer = stemming_analyzer()
+        self._words = WordTerms(self._analyzer)
+        self._token: str | None = None
+        self._build: Path | None = None
+        self._ix: Any = None
+        self._searcher: Any = None
+        self._broken: str | None = None
+        self._reset_generation()
+
+    @classmethod
+    def open(cls, index_dir: Path) -> SearchIndex:
+        """Open whatever index `index_dir` holds (possibly none yet: see `ensure_current`); never writes."""
+        opened = cls(index_dir)
+        opened._reopen()
+        return opened
+
+    # ----- opening and freshness -------------------------------------------------------------------------
+
+    def _reset_generation(self) -> None:
+        self._catalog: Catalog | None = None
+        self._by_id: dict[str, Paper] = {}
+        self._docids: list[str] | None = None
+        self._cache: OrderedDict[str, tuple[tuple[str, ...], tuple[float, ...], _Terms, bool]] = OrderedDict()
+        self._plain = lru_cache(maxsize=2048)(render.to_plain)
+
+    def _reopen(self) -> None:
+        self.close()
+        self._reset_generation()
+        self._token = index_store.current_token(self.index_dir)
+        self._build = index_store.current_build(self.index_dir)
+        self._broken = None
+        if self._build is None:
+            return
+        try:
+            self._ix = search_build.open_reader_index(self._build)
+            self._searcher = self._ix.searcher()
+            self._parsers = QueryParsers(self._ix.schema)
+        except Exception as error:  # any damage (missing segment, bad TOC, unpickling) means: rebuild
+            self.close()
+            self._broken = f"{type(error).__name__}: {error}".splitlines()[0][:160]
+
+    @property
+    def exists(self) -> bool:
+        return self._ix is not None
+
+    def _generation(self) -> int:
+        return int(self._ix.latest_generation()) if self._ix is not None else -1
+
+    def _manifest(self) -> Manifest | None:
+        if self._build is None or self._ix is None:
+            return None
+        return index_store.read_manifest(self._build, self._generation())
+
+    def _full_build_reason(self) -> str | None:
+        if self._broken is not None:
+            return f"the index in {self.index_dir} was unreadable ({self._broken})"
+        if self._ix is None:
+            return "no index yet"
+        manifest = self._manifest()
+        if manifest is None:
+            return "the index has no manifest"
+        if manifest.schema_version != SCHEMA_VERSION:
+            return f"the index format changed (version {manifest.schema_version} -> {SCHEMA_VERSION})"
+        return None
+
+    def staleness(self, listing_paths: Sequence[Path]) -> str | None:
+        """Why the index does not reflect `listing_paths` (stat first, digest only moved files), or None."""
+        reason = self._full_build_reason()
+        if reason is not None:
+            return reason
+        manifest = self._manifest()
+        assert manifest is not None
+        if manifest.generation != self._generation():
+            return "an earlier update was interrupted"
+        diff = index_store.diff_files(manifest.files, _listing_files(listing_paths))
+        if diff.clean:
+            return None
+        parts = [
+            f"{len(v)} {k}"
+            for k, v in (("added", diff.added), ("changed", diff.changed), ("removed", diff.removed))
+            if v
+        ]
+        return "listing files " + ", ".join(parts)
+
+    def ensure_current(
+        self, listing_paths: Sequence[Path], progress: search_build.Progress | None = None
+    ) -> UpdateReport | None:
+        """Bring the index up to date with the listings if needed and possible; first use builds it.
+
+        A read-only index is used as is (with a notice when stale); when another process holds the lock, the
+        previous index is searched, or, when there is none, this waits for the other build to finish.
+        """
+        reason = self.staleness(listing_paths)
+        if reason is None:
+            return None
+        if self.read_only:
+            if self._ix is None:
+                raise IndexUnavailable(
+                    f"no usable search index in {self.index_dir} ({reason}) and the directory is not "
+                    "writable; ask its owner to run `papers index`, or pass --index-dir DIR"
+                )
+            self.notices.append(
+                f"the index in {self.index_dir} is older than the listings ({reason}); searching it as is"
+            )
+            return None
+        lock = WriterLock.try_acquire(self.index_dir)
+        if lock is None:
+            if self._ix is not None:
+                self.notices.append(
+                    "another papers process is updating the index; searching the previous one"
+                )
+                return None
+            lock = WriterLock.acquire(self.index_dir, BUILD_WAIT)
+            if lock is None:
+                raise IndexUnavailable(
+                    "another papers process is still building the index; try again in a minute"
+                )
+        with lock:
+            self._reopen()
+            if self.staleness(listing_paths) is None:
+                return None
+            from index.catalog import load_catalog
+
+            return self._apply(load_catalog(listing_paths), progress, rebuild_reason=None)
+
+    # ----- writing ---------------------------------------------------------------------------------------
+
+    def update(self, catalog: Catalog, progress: search_build.Progress | None = None) -> UpdateReport:
+        """Make the index match `catalog`, re-indexing only papers whose content changed (or rebuilding)."""
+        return self._locked_apply(catalog, progress, None)
+
+    def rebuild(self, catalog: Catalog, progress: search_build.Progress | None = None) -> UpdateReport:
+        """Build a fresh index of `catalog` beside the live one and swap it in atomically."""
+        return self._locked_apply(catalog, progress, "rebuild requested")
+
+    def _locked_apply(
+        self, catalog: Catalog, progress: search_build.Progress | None, reason: str | None
+    ) -> UpdateReport:
+        if self.read_only:
+            raise IndexUnavailable(f"the index directory {self.index_dir} is not writable")
+        lock = WriterLock.acquire(self.index_dir, BUILD_WAIT)
+        if lock is None:
+            raise IndexUnavailable(
+                "another papers process is still updating the index; try again in a minute"
+            )
+        with lock:
+            self._reopen()
+            return self._apply(catalog, progress, reason)
+
+    def _apply(
+        self, catalog: Catalog, progress: search_build.Progress | None, rebuild_reason: str | None
+    ) -> UpdateReport:
+        """Under the lock: a full build when needed (or asked), else one incremental commit."""
+        start = time.monotonic()
+        stamps = tuple(_stamps(catalog))
+        hashes = {paper.id: content_hash(paper) for paper in catalog.papers}
+        reason = rebuild_reason or self._full_build_reason()
+        if reason is not None:
+            if self._broken is not None:
+                self.notices.append(f"{reason}; rebuilding it")
+            build = index_store.new_build_dir(self.index_dir)
+            search_build.build(build, catalog.papers, progress, workers=min(2, os.cpu_count() or 1))
+            generation = search_build.open_reader_index(build).latest_generation()
+            manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
+            index_store.write_state(build, manifest, snapshot.encode(catalog), hashes)
+            previous = self._build
+            index_store.swap_current(self.index_dir, build)
+            index_store.remove_stale_builds(self.index_dir, [build] + ([previous] if previous else []))
+            counts = (len(catalog.papers), 0, 0)
+        else:
+            assert self._build is not None
+            manifest_before = self._manifest()
+            assert manifest_before is not None
+            old = index_store.read_hashes(self._build, manifest_before.generation)
+            removed = [paper_id for paper_id in old if paper_id not in hashes]
+            changed = [paper for paper in catalog.papers if old.get(paper.id) != hashes[paper.id]]
+            new_ids = {paper.id for paper in changed if paper.id not in old}
+            if removed or changed:
+                writer_ix = search_build.open_writer_index(self._build)
+                search_build.upsert(writer_ix, changed, new_ids, removed, progress)
+                writer_ix.close()
+            generation = search_build.open_reader_index(self._build).latest_generation()
+            manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
+            index_store.write_state(self._build, manifest, snapshot.encode(catalog), hashes)
+            counts = (len(new_ids), len(changed) - len(new_ids), len(removed))
+        self._reopen()
+        self._catalog = catalog
+        return UpdateReport(
+            *counts,
+            seconds=round(time.monotonic() - start, 2),
+            rebuilt=reason is not None,
+            papers=len(catalog.papers),
+            reason=reason or "",
+        )
+
+    # ----- reading ---------------------------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        """Pick up a rebuild (`current` moved) or another process's commit: one readlink + one listdir."""
+        if index_store.current_token(self.index_dir) != self._token:
+            self._reopen()
+        elif self._searcher is not None and not self._searcher.up_to_date():
+            self._searcher = self._searcher.refresh()
+            self._reset_generation()
+        if self._ix is None:
+            raise IndexUnavailable(
+                f"no usable search index in {self.index_dir}"
+                + (f" ({self._broken})" if self._broken else "")
+                + "; run `papers index`"
+            )
+
+    def load_snapshot(self) -> Catalog | None:
+        """The catalog this generation was built from, without reading a listing; None when there is none."""
+        if self._catalog is None and self._build is not None and self._ix is not None:
+            manifest = self._manifest()
+            data = index_store.read_snapshot_bytes(self._build, manifest.generation) if manifest else None
+            self._catalog = snapshot.decode(data) if data is not None else None
+        return self._catalog
+
+    def _paper(self, paper_id: str) -> Paper:
+        if not self._by_id:
+            catalog = self.load_snapshot()
+            if catalog is not None:
+                self._by_id = {paper.id: paper for paper in catalog.papers}
+        try:
+            return self._by_id[paper_id]
+        except KeyError:
+            raise UnknownPaper(paper_id) from None
+
+    def paper(self, paper_id: str) -> Paper:
+        """One paper from the snapshot; raises UnknownPaper."""
+        self._refresh()
+        return self._paper(paper_id)
+
+    def resolve_id(self, key: str) -> str | None:
+        """`key` as an exact id or a unique id prefix (what `papers show` accepts), else None."""
+        self._refresh()
+        catalog = self.load_snapshot()
+        ids = [paper.id for paper in catalog.papers] if catalog else []
+        if key in ids:
+            return key
+        matches = [paper_id for paper_id in ids if paper_id.startswith(key)]
+        return matches[0] if len(matches) == 1 else None
+
+    def plain_abstract(self, paper_id: str) -> str:
+        """The rendered abstract that match spans index into."""
+        return str(self._plain(self._paper(paper_id).abstract))
+
+    def _ids_by_docnum(self) -> list[str]:
+        if self._docids is None:
+            column = self._searcher.reader().column_reader("id")
+            self._docids = [value.decode("utf-8") if isinstance(value, bytes) else value for value in column]
+        return self._docids
+
+    def _parse(self, text: str) -> ParsedQuery:
+        assert self._parsers is not None
+        return self._parsers.parse(text)
+
+    def _ranked(self, parsed: ParsedQuery) -> tuple[tuple[str, ...], tuple[float, ...], _Terms, bool]:
+        """Every match, best first, with the matched terms; cached per query text until the next commit."""
+        cached = self._cache.get(parsed.text)
+        if cached is not None:
+            self._cache.move_to_end(parsed.text)
+            return cached
+        searcher = self._searcher
+        capped = collectors.TimeLimitCollector(searcher.collector(limit=None), timelimit=TIME_LIMIT)
+        timed_out = False
+        try:
+            searcher.search_with_collector(parsed.query, capped)
+        except TimeLimit:
+            timed_out = True
+        results = capped.results()
+        docids = self._ids_by_docnum()
+        top = results.top_n
+        ranked = (
+            tuple(docids[docnum] for _score, docnum in top),
+            tuple(float(score) for score, _docnum in top),
+            matched_terms(parsed.query, searcher.reader()),
+            timed_out,
+        )
+        self._cache[parsed.text] = ranked
+        if len(self._cache) > _CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return ranked
+
+    def search(
+        self, query: str, limit: int | None = None, state: StateLookup | None = None, highlight_top: int = 20
+    ) -> SearchResult:
+        """Search; never raises on a bad query (it is searched as plain words and `notice` says so).
+
+        Args:
+            query: what the user typed (see QUERY_HELP); empty lists every paper in listing order.
+            limit: at most this many ids (None: every match, which stays cheap: no highlighting past the top).
+            state: where `is:starred` / `is:unread` / `is:read` look; without it those filters are ignored.
+            highlight_top: how many of the first hits get match spans and a snippet.
+        """
+        self._refresh()
+        parsed = self._parse(query)
+        notices = [parsed.notice] if parsed.notice else []
+        terms: _Terms = {}
+        scores: tuple[float, ...] = ()
+        if parsed.query is None:
+            catalog = self.load_snapshot()
+            ids: tuple[str, ...] = tuple(paper.id for paper in catalog.papers) if catalog else ()
+        else:
+            ids, scores, terms, timed_out = self._ranked(parsed)
+            if timed_out:
+                notices.append(f"search stopped after {TIME_LIMIT:g} s; results are incomplete")
+        if parsed.filters:
+            if state is None:
+                notices.append("is: filters need your stars and read marks, which are not available here")
+            else:
+                ids, scores = _filter(ids, scores, parsed.filters, state)
+        suggestion = self._suggest(query, parsed) if parsed.words and len(ids) < SUGGEST_BELOW else None
+        if limit is not None:
+            ids = ids[:limit]
+        shown = ids[: limit if limit is not None else highlight_top]
+        hits = tuple(
+            self._hit(
+                paper_id, scores[rank] if rank < len(scores) else 0.0, terms if rank < highlight_top else None
+            )
+            for rank, paper_id in enumerate(shown)
+        )
+        return SearchResult(query, ids, hits, "; ".join(notices) or None, suggestion)
+
+    def _hit(self, paper_id: str, score: float, terms: _Terms | None) -> SearchHit:
+        paper = self._paper(paper_id)
+        matches: tuple[MatchSpan, ...] = ()
+        headline_matches: tuple[MatchSpan, ...] = ()
+        snip = None
+        if terms is not None:
+            plain = self.plain_abstract(paper_id)
+            matches = self._words.spans(plain, terms.get("abstract", frozenset()))
+            headline_matches = self._words.spans(paper.headline, terms.get("headline", frozenset()))
+            snip = snippet(plain, matches)
+        return SearchHit(
+            paper.id,
+            paper.headline,
+            score,
+            paper.venue,
+            paper.year,
+            paper.sources,
+            matches,
+            snip,
+            headline_matches,
+        )
+
+    def spans(self, paper_id: str, query: str) -> tuple[MatchSpan, ...]:
+        """Matched words of `query` in one paper's rendered abstract (the reader highlights one paper)."""
+        self._refresh()
+        parsed = self._parse(query)
+        if parsed.query is None:
+            return ()
+        terms = self._ranked(parsed)[2]
+        return self._words.spans(self.plain_abstract(paper_id), terms.get("abstract", frozenset()))
+
+    def _suggest(self, typed: str, parsed: ParsedQuery) -> str | None:
+        """Replace words the index has never seen with the most frequent indexed word within two typos."""
+        reader = self._searcher.reader()
+        suggestion = typed
+        for word in parsed.words:
+            stems = [token.text for token in self._analyzer(word)]
+            if not stems or any(reader.doc_frequency(f, stems[0]) for f in ("abstract", "headline")):
+                continue
+            candidates = list(reader.terms_within("abstract", stems[0], 2, prefix=1))
+            if not candidates:
+                continue
+            best = max(candidates, key=lambda term: (reader.doc_frequency("abstract", term), term))
+            docnum = next(iter(reader.postings("abstract", best).all_ids()), None)
+            if docnum is None:
+                continue
+            example = self.plain_abstract(self._ids_by_docnum()[docnum])
+            surface = self._words.surface_words(example, [best]).get(best, best)
+            suggestion = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", surface, suggestion, count=1)
+        return suggestion if suggestion != typed else None
+
+    def similar(self, paper_id: str, limit: int = 10) -> list[SimilarHit]:
+        """Papers sharing the most distinctive terms of this one, with those terms (as words) to say why."""
+        self._refresh()
+        paper = self._paper(paper_id)
+        searcher = self._searcher
+        docnum = searcher.document_number(id=paper_id)
+        if docnum is None:
+            raise UnknownPaper(paper_id)
+        text = f"{title_text(paper)}\n{self.plain_abstract(paper_id)}"
+        key_terms = [term for term, _weight in searcher.key_terms_from_text("abstract", text, numterms=15)]
+        results = searcher.more_like(docnum, "abstract", text=text, top=limit, numterms=15)
+        words = self._words.surface_words(text, key_terms)
+        docids = self._ids_by_docnum()
+        hits = []
+        for hit in results:
+            other = self._paper(docids[hit.docnum])
+            other_terms = self._words.terms_of(f"{title_text(other)}\n{self.plain_abstract(other.id)}")
+            shared = tuple(words.get(term, term) for term in key_terms if term in other_terms)
+            hits.append(
+                SimilarHit(other.id, other.headline, float(hit.score), other.venue, other.year, shared)
+            )
+        return hits
+
+    def take_notices(self) -> list[str]:
+        """One-line notices gathered so far (stale read-only index, rebuilt corrupt index), then cleared."""
+        taken, self.notices = self.notices, []
+        return taken
+
+    def close(self) -> None:
+        if self._searcher is not None:
+            self._searcher.close()
+        self._searcher = None
+        self._ix = None
+
+
+def _filter(
+    ids: tuple[str, ...], scores: tuple[float, ...], filters: tuple[str, ...], state: StateLookup
+) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    keep = [True] * len(ids)
+    for name in filters:
+        wanted = state.starred_ids() if name == "starred" else state.read_ids()
+        positive = name != "unread"
+        keep = [k and ((paper_id in wanted) == positive) for k, paper_id in zip(keep, ids, strict=True)]
+    kept_ids = tuple(paper_id for k, paper_id in zip(keep, ids, strict=True) if k)
+    kept_scores = tuple(score for k, score in zip(keep, scores, strict=False) if k) if scores else ()
+    return kept_ids, kept_scores
+
+
+def _listing_files(listing_paths: Sequence[Path]) -> list[str]:
+    from index.listings import expand_paths
+
+    files, _notices = expand_paths(listing_paths)
+    return [os.path.abspath(path) for path in files]
+
+
+def _stamps(catalog: Catalog) -> list[index_store.FileStamp]:
+    stamps = []
+    for listing in catalog.listings:
+        try:
+            stamps.append(index_store.stamp(os.path.abspath(listing.path)))
+        except OSError:
+            continue
+    return stamps

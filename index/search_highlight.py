@@ -1,0 +1,133 @@
+"""Where a query matched inside rendered text: character spans and a one-line snippet around the best match.
+
+Part of the search module: the spans come from re-tokenising the rendered text with the index's own analyzer,
+so a highlighted word is exactly a word the index matched (stems, prefixes and fuzzy expansions included).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from whoosh import query as wq
+
+from index.schema import WORD_RE
+from index.search_models import MatchSpan, Snippet
+
+SNIPPET_CHARS = 160
+_CONTEXT_BEFORE = 40
+_HIGHLIGHT_FIELDS = ("headline", "abstract")
+
+
+def matched_terms(parsed: Any, reader: Any) -> dict[str, frozenset[str]]:
+    """The indexed terms, per text field, that the positive parts of `parsed` match (expansions resolved)."""
+    found: dict[str, set[str]] = {field: set() for field in _HIGHLIGHT_FIELDS}
+    for leaf in _positive_leaves(parsed):
+        field = getattr(leaf, "fieldname", None)
+        if field not in found:
+            continue
+        if isinstance(leaf, wq.Phrase):
+            found[field].update(str(word) for word in leaf.words)
+            continue
+        if isinstance(leaf, wq.Term):
+            found[field].add(_text(leaf.text))
+            continue
+        try:
+            terms = leaf.existing_terms(reader, expand=True)
+        except Exception:  # an exotic leaf type without expansion support: just no highlight for it
+            continue
+        found[field].update(_text(text) for name, text in terms if name == field)
+    return {field: frozenset(terms) for field, terms in found.items()}
+
+
+def _positive_leaves(node: Any) -> Iterable[Any]:
+    """Leaves that count as matches: the excluded side of NOT / ANDNOT is skipped."""
+    if isinstance(node, wq.Not):
+        return
+    if isinstance(node, wq.AndNot):
+        yield from _positive_leaves(node.a)
+        return
+    if isinstance(node, wq.Phrase) or node.is_leaf():
+        yield node
+        return
+    for child in node.children():
+        yield from _positive_leaves(child)
+
+
+def _text(text: Any) -> str:
+    return text.decode("utf-8") if isinstance(text, bytes) else str(text)
+
+
+class WordTerms:
+    """Which indexed term each word of a text becomes, memoised per word.
+
+    Running the Whoosh analyzer over a whole abstract costs ~1 ms (a generator chain per token); tokenising
+    with the same word pattern and analysing each distinct word once gives the same terms (every filter in
+    the chain works token by token) for a dict lookup per token.
+    """
+
+    def __init__(self, analyzer: Any) -> None:
+        self._analyzer = analyzer
+        self._terms: dict[str, str | None] = {}
+
+    def term(self, word: str) -> str | None:
+        try:
+            return self._terms[word]
+        except KeyError:
+            tokens = [token.text for token in self._analyzer(word)]
+            term = self._terms[word] = tokens[0] if len(tokens) == 1 else None
+            return term
+
+    def spans(self, text: str, terms: frozenset[str]) -> tuple[MatchSpan, ...]:
+        """Spans of the words in `text` whose indexed term is one of `terms`."""
+        if not terms or not text:
+            return ()
+        term = self.term
+        return tuple(
+            MatchSpan(match.start(), match.end())
+            for match in WORD_RE.finditer(text)
+            if term(match.group()) in terms
+        )
+
+    def terms_of(self, text: str) -> set[str]:
+        term = self.term
+        return {found for match in WORD_RE.finditer(text) if (found := term(match.group())) is not None}
+
+    def surface_words(self, text: str, terms: Iterable[str]) -> dict[str, str]:
+        """The first word in `text` for each term, so a key term reads `diffusion`, not `diffus`."""
+        wanted = set(terms)
+        words: dict[str, str] = {}
+        for match in WORD_RE.finditer(text):
+            found = self.term(match.group())
+            if found is not None and found in wanted and found not in words:
+                words[found] = match.group().lower()
+        return words
+
+
+def snippet(text: str, spans: tuple[MatchSpan, ...], width: int = SNIPPET_CHARS) -> Snippet:
+    """One line of about `width` characters around the densest run of matches (the start when none)."""
+    start = 0
+    if spans:
+        reach = width - _CONTEXT_BEFORE
+        best = max(
+            range(len(spans)),
+            key=lambda i: (sum(1 for span in spans[i:] if span.end <= spans[i].start + reach), -i),
+        )
+        start = max(0, spans[best].start - _CONTEXT_BEFORE)
+        if start:
+            space = text.rfind(" ", 0, start + 1)
+            start = space + 1 if space >= 0 and start - space < 20 else start
+    end = min(len(text), start + width)
+    if end < len(text):
+        space = text.rfind(" ", start + width // 2, end)
+        end = space if space > 0 else end
+    prefix = "…" if start > 0 else ""
+    body = text[start:end].replace("\n", " ").replace("\t", " ")
+    line = f"{prefix}{body}{'…' if end < len(text) else ''}"
+    shift = len(prefix) - start
+    inside = tuple(
+        MatchSpan(span.start + shift, span.end + shift)
+        for span in spans
+        if span.start >= start and span.end <= end
+    )
+    return Snippet(line, inside, start)

@@ -1,0 +1,89 @@
+"""Frozen value types the search index returns, so no caller ever holds a Whoosh object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from index.models import Source
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSpan:
+    """Characters `[start, end)` of one matched word, as offsets into the text it was computed for."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Snippet:
+    """One line around the best match in the rendered abstract, with the matches inside it."""
+
+    text: str
+    matches: tuple[MatchSpan, ...]
+    start: int
+    """Offset of `text` within the rendered abstract, so the reader can scroll to it."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One ranked paper, with its highlights when it is among the top hits."""
+
+    id: str
+    headline: str
+    score: float
+    venue: str | None
+    year: int | None
+    sources: tuple[Source, ...]
+    matches: tuple[MatchSpan, ...]
+    """Matched words in the rendered abstract (`render.to_plain(paper.abstract)`); empty past the top N."""
+    snippet: Snippet | None
+    """None past the top N, whose highlights were not computed."""
+    headline_matches: tuple[MatchSpan, ...] = ()
+    """Matched words in the headline; empty past the top N."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """A ranked answer: every matching id, details for the top ones, and what the user should be told."""
+
+    query: str
+    ids: tuple[str, ...]
+    """Every matching paper id, best first (listing order for an empty query)."""
+    hits: tuple[SearchHit, ...]
+    """The first `limit` ids as hits; only the first `highlight_top` carry matches and a snippet."""
+    notice: str | None = None
+    """One line when the query was not taken as written (malformed, unknown filter, stale index)."""
+    suggestion: str | None = None
+    """A corrected query ("did you mean") when a word looks misspelled and the query found little."""
+
+    @property
+    def total(self) -> int:
+        return len(self.ids)
+
+
+@dataclass(frozen=True, slots=True)
+class SimilarHit:
+    """A paper like another one, and the shared key terms that explain why."""
+
+    id: str
+    headline: str
+    score: float
+    venue: str | None
+    year: int | None
+    shared_terms: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateReport:
+    """What an index build or update did, for `papers index` and the reader's status line."""
+
+    added: int
+    updated: int
+    removed: int
+    seconds: float
+    rebuilt: bool
+    papers: int
+    """Papers in the index afterwards."""
+    reason: str = ""
+    """Why a full build happened (first use, schema change, corrupt index, --rebuild), or empty."""

@@ -1,0 +1,166 @@
+"""Turning what the user typed into a Whoosh query: syntax, state filters, and a plain-words fallback.
+
+Part of the search module (Whoosh stays behind `search.py`'s types): a malformed query never raises, it is
+searched as plain words and the caller tells the user so.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from whoosh import qparser, query
+
+DEFAULT_FIELDS = ("headline", "abstract", "authors")
+FIELD_ALIASES = {
+    "headline": ["title"],
+    "authors": ["author"],
+    "status": ["track"],
+    "source": ["listing"],
+}
+KNOWN_FIELDS = frozenset(
+    {"headline", "abstract", "authors", "venue", "year", "status", "source", "id", "is"}
+).union(*FIELD_ALIASES.values())
+STATE_FILTERS = ("starred", "unread", "read")
+
+QUERY_HELP = """\
+Query syntax
+  diffusion models        papers with all the words (word forms match: memorize finds memorization)
+  "exact phrase"          the words next to each other, in this order
+  graph OR network        either word;  NOT word  or  -word  leaves papers with the word out
+  (a OR b) c              parentheses group
+  diffu*                  words starting with diffu
+  difusion~               words within one typo (difusion~2: two typos)
+  title:graph             in the title/headline only; also abstract: author: venue: status: id:
+  year:2024  year:[2020 TO 2024]
+  is:starred  is:unread  is:read      only papers you starred / have not read / have read
+An empty query lists every paper in listing order. A query that cannot be parsed (an unbalanced quote or
+parenthesis, a lone AND or -, title: with nothing after it) is searched as plain words; you are told so."""
+
+_STATE_RE = re.compile(r"(?<!\S)is:(\S*)")
+_OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
+_WORD_RE = re.compile(r"\w+")
+# `-word` excludes a word only at the start of a term, so `weak-to-strong` stays one hyphenated term.
+_MINUS = r"(?<![^\s(])-(?=[\w\"(])"
+_PLUS = r"(?<![^\s(])\+(?=[\w\"(])"
+_FIELD_RE = re.compile(r"(?<![^\s(\-+])(\w+):")
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedQuery:
+    """The query to run (None: no words, list everything), state filters, and a notice when not as typed."""
+
+    text: str
+    """The typed text minus the `is:` filters: the key for the result cache."""
+    query: Any
+    filters: tuple[str, ...]
+    notice: str | None
+    words: tuple[str, ...]
+    """Plain words of the query (no fields, no operators), for the "did you mean" check."""
+
+
+class QueryParsers:
+    """The two parsers for one schema: the full syntax, and the plain-words fallback (OR, no operators)."""
+
+    def __init__(self, schema: Any) -> None:
+        full = qparser.MultifieldParser(list(DEFAULT_FIELDS), schema, group=qparser.AndGroup)
+        full.remove_plugin_class(qparser.BoostPlugin)
+        full.add_plugin(qparser.FuzzyTermPlugin())
+        full.add_plugin(qparser.PlusMinusPlugin(plusexpr=_PLUS, minusexpr=_MINUS))
+        full.add_plugin(qparser.FieldAliasPlugin(FIELD_ALIASES))
+        self.full = full
+        plain = qparser.MultifieldParser(list(DEFAULT_FIELDS), schema, group=qparser.OrGroup)
+        for plugin in (
+            qparser.FieldsPlugin,
+            qparser.PhrasePlugin,
+            qparser.WildcardPlugin,
+            qparser.RangePlugin,
+        ):
+            plain.remove_plugin_class(plugin)
+        plain.remove_plugin_class(qparser.GroupPlugin)
+        plain.remove_plugin_class(qparser.OperatorsPlugin)
+        plain.remove_plugin_class(qparser.BoostPlugin)
+        self.plain = plain
+
+    def parse(self, typed: str) -> ParsedQuery:
+        """Parse `typed`; never raises."""
+        filters: list[str] = []
+        unknown: list[str] = []
+
+        def take(match: re.Match[str]) -> str:
+            name = match.group(1).lower()
+            (filters if name in STATE_FILTERS else unknown).append(name)
+            return " "
+
+        text = " ".join(_STATE_RE.sub(take, typed).split())
+        notices = [
+            f"unknown filter is:{name} ignored (use is:starred, is:unread or is:read)" for name in unknown
+        ]
+        words = tuple(_plain_words(text))
+        if not text:
+            return ParsedQuery(text, None, tuple(dict.fromkeys(filters)), _join(notices), words)
+        problem = malformed(text)
+        parsed = None
+        if problem is None:
+            try:
+                parsed = self.full.parse(text)
+            except Exception as error:  # Whoosh's parser raises assorted types on odd input; none may escape.
+                problem = f"could not parse it ({type(error).__name__})"
+            else:
+                if parsed is query.NullQuery or isinstance(parsed, type(query.NullQuery)):
+                    problem = "it has no words to search for"
+        if problem is not None:
+            plain_words = [word.lower() for word in _WORD_RE.findall(text)]
+            parsed = self.plain.parse(" ".join(plain_words)) if plain_words else None
+            notices.insert(0, f"query {problem}; searched for the words as plain words")
+        return ParsedQuery(text, parsed, tuple(dict.fromkeys(filters)), _join(notices), words)
+
+
+def malformed(text: str) -> str | None:
+    """Why `text` is not a well-formed query, or None: the cases Whoosh would silently guess at."""
+    if text.count('"') % 2:
+        return "has an unbalanced quote"
+    outside = re.sub(r'"[^"]*"', " ", text)
+    depth = 0
+    for char in outside:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return "has an unbalanced parenthesis"
+    if depth:
+        return "has an unbalanced parenthesis"
+    if outside.count("[") != outside.count("]") or outside.count("{") != outside.count("}"):
+        return "has an unbalanced range bracket"
+    tokens = re.sub(r"[()]", " ", outside).split()
+    for number, token in enumerate(tokens):
+        if token in ("-", "+"):
+            return f"has a lone {token}"
+        if token in _OPERATORS:
+            before = tokens[number - 1] if number else None
+            after = tokens[number + 1] if number + 1 < len(tokens) else None
+            binary = token != "NOT"
+            if after is None or after in _OPERATORS or (binary and (before is None or before in _OPERATORS)):
+                return f"has a lone {token}"
+        if token.endswith(":") and _FIELD_RE.fullmatch(token):
+            return f"has {token} with nothing after it"
+    for match in _FIELD_RE.finditer(outside):
+        if match.group(1).lower() not in KNOWN_FIELDS:
+            return f"names an unknown field {match.group(1)}:"
+    return None
+
+
+def _plain_words(text: str) -> list[str]:
+    """Bare words (no field, operator, wildcard or fuzzy mark): the ones a misspelling check may correct."""
+    words = []
+    for token in re.sub(r'"[^"]*"', " ", text).split():
+        token = token.strip("()")
+        if token in _OPERATORS or ":" in token or "*" in token or "?" in token or "~" in token:
+            continue
+        token = token.lstrip("+-")
+        if re.fullmatch(r"[^\W\d_]{3,}", token):
+            words.append(token)
+    return words
+
+
+def _join(notices: list[str]) -> str | None:
+    return "; ".join(notices) or None
