@@ -36,6 +36,12 @@ class Described:
     headline: str
     venue: str | None
     first_sentence: str
+    year: int | None = None
+
+    @property
+    def venue_label(self) -> str:
+        """ "NeurIPS 2026", as `papers list` shows it."""
+        return " ".join(part for part in (self.venue, str(self.year) if self.year else None) if part)
 
 
 def select(records: Iterable[PaperState], which: Which) -> list[PaperState]:
@@ -82,7 +88,7 @@ def to_csv(records: Sequence[PaperState], described: Mapping[str, Described]) ->
     """One row per paper with ISO times, for spreadsheets."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["id", "starred", "starred_at", "read", "read_at", "headline", "venue"])
+    writer.writerow(["id", "starred", "starred_at", "read", "read_at", "headline", "venue", "year"])
     for record in records:
         info = described.get(record.id)
         writer.writerow(
@@ -94,6 +100,7 @@ def to_csv(records: Sequence[PaperState], described: Mapping[str, Described]) ->
                 iso(record.read_at),
                 info.headline if info else "",
                 (info.venue or "") if info else "",
+                (info.year or "") if info else "",
             ]
         )
     return out.getvalue()
@@ -116,7 +123,7 @@ def to_markdown(
         if info is None:
             lines.append(f"- {NOT_LISTED} · `{record.id}`")
             continue
-        venue = f" · {_markdown_text(info.venue)}" if info.venue else ""
+        venue = f" · {_markdown_text(info.venue_label)}" if info.venue_label else ""
         lines.append(f"- **{_markdown_text(info.headline)}**{venue} · `{record.id}`")
         if info.first_sentence:
             lines.append(f"  {_markdown_text(info.first_sentence)}")
