@@ -145,8 +145,12 @@ class NewerSchema(Exception):
 
 def _open_writable(data_dir: Path) -> sqlite3.Connection:
     if not data_dir.is_dir():
-        data_dir.mkdir(parents=True, mode=0o700)
-        data_dir.chmod(0o700)
+        try:
+            data_dir.mkdir(parents=True, mode=0o700)
+            data_dir.chmod(0o700)  # mkdir's mode is filtered by the umask; be explicit
+        except FileExistsError:
+            if not data_dir.is_dir():  # another papers process may have just created it; a file is an error
+                raise
     path = data_dir / DB_NAME
     _private_file(path)
     conn = _connect(str(path))
