@@ -6,6 +6,7 @@ import hashlib
 import sys
 import tempfile
 import textwrap
+import unicodedata
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -122,3 +123,16 @@ def test_seed_ids_do_not_depend_on_which_files_are_read_or_in_what_order(tmp_pat
     renamed.write_bytes(files[1].read_bytes().replace(b"\n", b"\r\n"))
     listings, _ = read_listings([renamed])
     assert {paper_id(entry.abstract) for entry in listings[0].entries} <= all_ids
+
+
+@given(text=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200))
+@settings(max_examples=300, deadline=None)
+def test_normalization_fast_paths_agree_with_the_definition(text: str) -> None:
+    """NFC, then Python's whitespace split (the frozen set, on this interpreter), then single spaces."""
+    assert normalize_abstract(text) == " ".join(unicodedata.normalize("NFC", text).split())
+
+
+@given(text=st.text(alphabet=" \t\n\r\x0b\x0c\x1cab\u3000\u00e9e\u0301", max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_normalization_on_whitespace_heavy_text(text: str) -> None:
+    assert normalize_abstract(text) == " ".join(unicodedata.normalize("NFC", text).split())
