@@ -114,6 +114,8 @@ class StateStore:
         self.read_only_reason = read_only_reason
         self.notices: tuple[Notice, ...] = tuple(notices)
         self._memory_session: dict[str, str] = {}
+        self._writes = 0
+        self._id_cache: dict[str, tuple[tuple[int, int], frozenset[str]]] = {}
 
     @classmethod
     def open(cls, data_dir: Path) -> StateStore:
@@ -142,10 +144,23 @@ class StateStore:
             return list(self._conn.execute(sql, params).fetchall())
 
     def starred_ids(self) -> set[str]:
-        return {str(row[0]) for row in self._query("SELECT id FROM paper_state WHERE starred = 1")}
+        return self._ids("starred")
 
     def read_ids(self) -> set[str]:
-        return {str(row[0]) for row in self._query("SELECT id FROM paper_state WHERE read = 1")}
+        return self._ids("read")
+
+    def _ids(self, field: Field) -> set[str]:
+        """Ids with `field` set, cached until any process commits: search filters call this per query."""
+        name = _field(field)
+        with self._lock:
+            # data_version moves when another connection commits; our own commits bump _writes.
+            version = (int(self._conn.execute("PRAGMA data_version").fetchone()[0]), self._writes)
+            cached = self._id_cache.get(name)
+            if cached is None or cached[0] != version:
+                rows = self._conn.execute(f"SELECT id FROM paper_state WHERE {name} = 1").fetchall()
+                cached = (version, frozenset(str(row[0]) for row in rows))
+                self._id_cache[name] = cached
+        return set(cached[1])
 
     def is_starred(self, paper_id: str) -> bool:
         return self.state(paper_id).starred
@@ -330,6 +345,8 @@ class StateStore:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
+        finally:
+            self._writes += 1
         return result
 
 

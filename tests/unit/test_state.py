@@ -362,3 +362,18 @@ def test_change_with_an_explicit_time_is_a_merge_not_an_action(store: StateStore
     store.apply([Change(A, "starred", True, at=5.0)])
     assert store.apply([Change(A, "starred", False, at=4.0)]).changed == ()
     assert store.starred_ids() == {A}
+
+
+def test_id_sets_see_every_other_connections_commits(tmp_path: Path) -> None:
+    """starred_ids()/read_ids() are cached for search filters; a commit anywhere must refresh them."""
+    with StateStore.open(tmp_path) as reader, StateStore.open(tmp_path) as writer:
+        assert reader.starred_ids() == set() and reader.read_ids() == set()
+        writer.star([A])
+        assert reader.starred_ids() == {A}
+        writer.mark_read([B])
+        writer.unstar([A])
+        assert reader.starred_ids() == set() and reader.read_ids() == {B}
+        reader.star([C])
+        assert reader.starred_ids() == {C}
+        reader.starred_ids().add("mutating the result must not touch the cache")
+        assert reader.starred_ids() == {C}

@@ -1,0 +1,60 @@
+"""Time the state store at corpus scale: run by hand, prints numbers only.
+
+`.venv/bin/python bench/bench_state.py [--papers 56349]` in a temporary folder: single toggles (each its own
+committed transaction, as the reader does them), one bulk "mark all read" group, the `starred_ids()` /
+`read_ids()` lookups the search filters call, an undo of the bulk group, and export + re-import.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from index.state import StateStore  # noqa: E402
+from index.state_transfer import parse_export, to_json  # noqa: E402
+
+
+def _timed(label: str, count: int, action: object) -> None:
+    assert callable(action)
+    start = time.perf_counter()
+    action()
+    seconds = time.perf_counter() - start
+    per = f"  ({seconds / count * 1e3:.3f} ms each)" if count > 1 else ""
+    print(f"{label:<38} {seconds:8.3f} s{per}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--papers", type=int, default=56_349, help="how many paper ids (default: the corpus)")
+    parser.add_argument("--toggles", type=int, default=1_000)
+    args = parser.parse_args()
+    ids = [f"{index:012x}" for index in range(args.papers)]
+    with tempfile.TemporaryDirectory() as folder, StateStore.open(Path(folder)) as store:
+        _timed(
+            f"{args.toggles} single star toggles",
+            args.toggles,
+            lambda: [store.toggle_star(i) for i in ids[: args.toggles]],
+        )
+        _timed(f"mark {args.papers} read (one group)", 1, lambda: store.mark_read(ids))
+        _timed("starred_ids() + read_ids()", 1, lambda: (store.starred_ids(), store.read_ids()))
+        _timed("undo the bulk group", 1, store.undo)
+        store.mark_read(ids)
+        exported: list[str] = []
+        _timed(
+            "export JSON (all records)", 1, lambda: exported.append(to_json(store.records(), {}, time.time()))
+        )
+        print(f"{'export size':<38} {len(exported[0]) / 1e6:8.2f} MB")
+        with tempfile.TemporaryDirectory() as other, StateStore.open(Path(other)) as fresh:
+            _timed("parse + import into a fresh store", 1, lambda: fresh.merge(parse_export(exported[0])))
+            _timed("import the same file again (no-op)", 1, lambda: fresh.merge(parse_export(exported[0])))
+        print(f"{'database size':<38} {sum(p.stat().st_size for p in Path(folder).iterdir()) / 1e6:8.2f} MB")
+
+
+if __name__ == "__main__":
+    main()
