@@ -6,8 +6,8 @@ import json
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from index.models import Entry, Listing, ListingFormat, Notice, Source
 from index.textfile import NotText, TextLines
@@ -19,8 +19,7 @@ _YEAR = re.compile(r"\s*(\d{4})\s*")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-@dataclass(frozen=True, slots=True)
-class _Record:
+class _Record(NamedTuple):
     """A record that passed the checks, waiting for the listing name (known only once all are read)."""
 
     number: int
@@ -54,7 +53,7 @@ def _read_lines(path: Path, text_lines: Iterable[str], lines: TextLines) -> List
             problem = f"not valid JSON ({error.msg}, column {error.colno}); skipped"
             notices.append(Notice(shown, problem, line_number))
             continue
-        _collect(value, number, line_number, shown, records, notices, _may_hold_surrogates(line))
+        _collect(value, number, line_number, shown, records, notices)
     return _listing(path, "jsonl", records, notices, lines)
 
 
@@ -73,10 +72,9 @@ def read_json(path: Path, lines: TextLines) -> Listing:
     notices: list[Notice] = []
     if text.lstrip().startswith("{"):
         return _read_lines(path, text.split("\n"), lines)
-    surrogates = _may_hold_surrogates(text)
     try:
         for number, (line, value) in enumerate(_array_items(text), start=1):
-            _collect(value, number, line, shown, records, notices, surrogates)
+            _collect(value, number, line, shown, records, notices)
     except json.JSONDecodeError as error:
         where = f"line {error.lineno} column {error.colno}"
         message = f"not a valid JSON array ({error.msg} at {where}); file skipped"
@@ -123,11 +121,6 @@ def _check_end(text: str, position: int) -> None:
         raise json.JSONDecodeError("Extra data", text, position)
 
 
-def _may_hold_surrogates(raw: str) -> bool:
-    """JSON can spell a lone surrogate (`"\\ud800"`) no encoder or terminal takes; look cheaply first."""
-    return "\\ud" in raw or "\\uD" in raw
-
-
 def _collect(
     value: object,
     number: int,
@@ -135,11 +128,8 @@ def _collect(
     shown: str,
     records: list[_Record],
     notices: list[Notice],
-    surrogates: bool,
 ) -> None:
     """Check one record and keep it, or say (with its number and line) why it is skipped."""
-    if surrogates:
-        value = _without_surrogates(value)
     if not isinstance(value, dict):
         notices.append(Notice(shown, f"record {number} is not a JSON object; skipped", line))
         return
@@ -151,7 +141,7 @@ def _collect(
         _Record(
             number=number,
             line=line,
-            abstract=abstract,
+            abstract=_scrub(abstract),
             title=_text(value.get("title")),
             authors=_authors(value.get("authors")),
             url=_text(value.get("url")),
@@ -201,32 +191,38 @@ def _listing(
     )
 
 
-def _without_surrogates(value: object) -> object:
-    """The record with each lone surrogate in its strings replaced by U+FFFD."""
-    if isinstance(value, str):
+def _scrub(value: str) -> str:
+    """JSON can spell a lone surrogate (`"\\ud800"`) that no encoder or terminal takes: make it U+FFFD."""
+    if value.isascii():
+        return value
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
         return _SURROGATE.sub("\ufffd", value)
-    if isinstance(value, list):
-        return [_without_surrogates(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _without_surrogates(item) for key, item in value.items()}
     return value
 
 
 def _text(value: object) -> str | None:
     if isinstance(value, str):
-        return value.strip() or None
+        return _scrub(value.strip()) or None
     return None
 
 
 def _authors(value: object) -> tuple[str, ...]:
     """A list of names, or one string in any of the usual "A, B, and C" shapes."""
     if isinstance(value, str):
-        names: list[object] = list(_AUTHOR_SPLIT.split(value))
+        parts: list[object] = list(_AUTHOR_SPLIT.split(value))
     elif isinstance(value, list):
-        names = [item.get("name") if isinstance(item, dict) else item for item in value]
+        try:
+            # The usual list of strings at C speed; anything else (dicts, numbers) takes the slow path.
+            names = tuple(filter(None, map(str.strip, value)))
+        except TypeError:
+            parts = [item.get("name") if isinstance(item, dict) else item for item in value]
+        else:
+            return names if "".join(names).isascii() else tuple(map(_scrub, names))
     else:
         return ()
-    return tuple(name.strip() for name in names if isinstance(name, str) and name.strip())
+    return tuple(_scrub(name.strip()) for name in parts if isinstance(name, str) and name.strip())
 
 
 def _year(value: object) -> int | None:

@@ -102,6 +102,13 @@ class TextLines:
     def _clean(self, text: str) -> str:
         """Turn damage into U+FFFD, noting the line (counted from `lines_read`) where it first shows."""
         if self._utf8:
+            if text.isascii():
+                return text
+            try:
+                text.encode("utf-8")  # a C-speed check: only the lone surrogates of bad bytes fail it
+                return text
+            except UnicodeEncodeError:
+                pass
             found = _ESCAPED_BYTES.search(text)
             if found is None:
                 return text

@@ -251,11 +251,13 @@ def test_json_lines_under_a_json_name_still_load() -> None:
 
 def test_lone_surrogates_spelled_in_json_become_replacement_characters(tmp_path: Path) -> None:
     path = tmp_path / "surrogates.jsonl"
-    path.write_text(json.dumps({"abstract": "Broken \ud800 pair.", "title": "T\udfff"}) + "\n")
+    record = {"abstract": "Broken \ud800 pair.", "title": "T\udfff", "authors": ["Ren\u00e9", "X\udc00"]}
+    path.write_text(json.dumps(record) + "\n")
     listing, _ = read_listing(path)
     assert listing is not None
     entry = listing.entries[0]
     assert (entry.abstract, entry.title) == ("Broken \ufffd pair.", "T\ufffd")
+    assert entry.authors == ("Ren\u00e9", "X\ufffd")
     paper_id(entry.abstract)
 
 
@@ -331,3 +333,24 @@ def test_reading_something_that_is_not_a_file_is_a_notice(tmp_path: Path) -> Non
     listing, notices = read_listing(tmp_path)
     assert listing is None
     assert [str(notice) for notice in notices] == [f"{tmp_path}: cannot read: Is a directory"]
+
+
+def test_authors_in_odd_shapes(tmp_path: Path) -> None:
+    shapes: list[object] = [
+        [{"name": "Ada Lovelace"}, {"affiliation": "none"}, 7, " Alan Turing "],
+        "Grace Hopper and Edsger Dijkstra",
+        "A & B",
+        None,
+    ]
+    path = tmp_path / "authors.jsonl"
+    path.write_text(
+        "".join(json.dumps({"abstract": f"Paper {n}.", "authors": a}) + "\n" for n, a in enumerate(shapes))
+    )
+    listing, notices = read_listing(path)
+    assert listing is not None and notices == []
+    assert [entry.authors for entry in listing.entries] == [
+        ("Ada Lovelace", "Alan Turing"),
+        ("Grace Hopper", "Edsger Dijkstra"),
+        ("A", "B"),
+        (),
+    ]
