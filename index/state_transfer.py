@@ -84,6 +84,11 @@ def to_json(records: Sequence[PaperState], described: Mapping[str, Described], e
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
+def _cell(text: str) -> str:
+    """Listing text is untrusted: a leading = + - @ would run as a formula in a spreadsheet, so quote it."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
+
+
 def to_csv(records: Sequence[PaperState], described: Mapping[str, Described]) -> str:
     """One row per paper with ISO times, for spreadsheets."""
     out = io.StringIO()
@@ -98,8 +103,8 @@ def to_csv(records: Sequence[PaperState], described: Mapping[str, Described]) ->
                 iso(record.starred_at),
                 int(record.read),
                 iso(record.read_at),
-                info.headline if info else "",
-                (info.venue or "") if info else "",
+                _cell(info.headline) if info else "",
+                _cell(info.venue or "") if info else "",
                 (info.year or "") if info else "",
             ]
         )

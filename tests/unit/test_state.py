@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import csv
+import io
 import os
 import sqlite3
 import subprocess
@@ -16,7 +18,7 @@ from hypothesis import strategies as st
 
 from index.state import UNDO_DEPTH, Change, PaperState, StateReadOnlyError, StateStore
 from index.state_db import DB_NAME, SCHEMA_VERSION
-from index.state_transfer import ImportFormatError, first_sentence, parse_export, to_json
+from index.state_transfer import Described, ImportFormatError, first_sentence, parse_export, to_csv, to_json
 
 A, B, C = "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"
 
@@ -377,3 +379,11 @@ def test_id_sets_see_every_other_connections_commits(tmp_path: Path) -> None:
         assert reader.starred_ids() == {C}
         reader.starred_ids().add("mutating the result must not touch the cache")
         assert reader.starred_ids() == {C}
+
+
+def test_csv_export_defuses_spreadsheet_formulas_from_listings() -> None:
+    record = PaperState(A, True, 1.0)
+    text = to_csv([record], {A: Described('=HYPERLINK("http://x")', "@venue", "")})
+    row = next(csv.DictReader(io.StringIO(text)))
+    assert row["headline"] == '\'=HYPERLINK("http://x")' and row["venue"] == "'@venue"
+    assert row["starred_at"] == "1970-01-01T00:00:01Z"
