@@ -205,13 +205,10 @@ def test_state_outlives_listing_changes(tmp_path: Path) -> None:
 
 
 def test_star_then_search_is_starred_shows_exactly_that_paper(tmp_path: Path) -> None:
-    from importlib.util import find_spec
-
-    if find_spec("index.cli_search") is None:
-        pytest.skip("the `search` command has not landed yet")
     env = {"PAPERS_DATA_DIR": str(tmp_path / "data"), "PAPERS_INDEX_DIR": str(tmp_path / "index")}
     _ok("star", SECOND.id, env=env)
-    result = run_papers("search", "is:starred", env=env)
+    result = run_papers("search", "is:starred", "--json", env=env)
     assert result.returncode == 0, result.stderr
-    assert SECOND.id in result.stdout
-    assert all(paper.id not in result.stdout for paper in CATALOG.papers if paper.id != SECOND.id)
+    hits = json.loads(result.stdout)
+    assert [hit["id"] for hit in hits] == [SECOND.id]
+    assert hits[0]["starred"] is True
