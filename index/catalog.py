@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from index import headline, render
@@ -11,18 +11,29 @@ from index.listings import read_listings
 from index.models import Catalog, Entry
 
 
-def headline_for(entry: Entry) -> str:
+def paper_headline(abstract: str, title: str | None) -> str:
     """A paper's one-line headline: its title when it has one, else one drawn from the rendered abstract."""
-    return headline.headline(render.to_plain(entry.abstract), entry.title)
+    return headline.headline(render.to_plain(abstract), title)
 
 
-def load_catalog(paths: Sequence[Path]) -> Catalog:
+def headline_for(entry: Entry) -> str:
+    return paper_headline(entry.abstract, entry.title)
+
+
+def no_headline(entry: Entry) -> str:
+    """For callers that only count papers: rendering every abstract is most of the cost of loading."""
+    return ""
+
+
+def load_catalog(paths: Sequence[Path], headlines: Callable[[Entry], str] = headline_for) -> Catalog:
     """Read every listing `paths` names and merge duplicates; problems become `Catalog.notices`, not errors.
 
     Args:
         paths: files and directories, as from `--listings` or `$PAPERS_LISTINGS`; order does not matter,
             since files are read in sorted order and the same file named twice is read once.
+        headlines: makes each paper's headline; `no_headline` leaves them empty for callers that never
+            show them (counting, looking up one paper and then calling `paper_headline` for it).
     """
     listings, notices = read_listings(paths)
-    catalog = merge(listings, headline_for)
+    catalog = merge(listings, headlines)
     return Catalog(listings=catalog.listings, papers=catalog.papers, notices=tuple(notices))

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import json
 import re
 import shutil
 import sys
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from index import cli_common
-from index.catalog import load_catalog
-from index.models import Catalog, Paper, Source
+from index.catalog import headline_for, load_catalog, no_headline, paper_headline
+from index.models import Catalog, Entry, Paper, Source
 from index.render import sanitize, to_plain
 
 MIN_PREFIX = 4
@@ -65,9 +66,9 @@ def register(
     show.set_defaults(handler=_run_show)
 
 
-def _load(args: argparse.Namespace) -> Catalog:
+def _load(args: argparse.Namespace, headlines: Callable[[Entry], str] = headline_for) -> Catalog:
     """The catalog for these options, its warnings already on stderr."""
-    catalog = load_catalog(cli_common.listing_paths(args))
+    catalog = load_catalog(cli_common.listing_paths(args), headlines)
     cli_common.warn(sanitize(str(notice)) for notice in catalog.notices)
     return catalog
 
@@ -84,7 +85,7 @@ def _run_list(args: argparse.Namespace) -> int:
 
 def _run_stats(args: argparse.Namespace) -> int:
     """Count listings, paper paragraphs, distinct papers and duplicates, and repeat any warnings."""
-    catalog = _load(args)
+    catalog = _load(args, no_headline)
     warnings = [sanitize(str(notice)) for notice in catalog.notices]
     if args.json:
         listings = [
@@ -128,8 +129,8 @@ def _run_stats(args: argparse.Namespace) -> int:
 
 def _run_show(args: argparse.Namespace) -> int:
     """Show one paper: headline, venue, every file and line it appears at, its id and the abstract."""
-    catalog = _load(args)
-    paper = find_paper(catalog, args.id)
+    found = find_paper(_load(args, no_headline), args.id)
+    paper = dataclasses.replace(found, headline=paper_headline(found.abstract, found.title))
     if args.json:
         record = _paper_json(paper)
         record |= {"text": to_plain(paper.abstract), "raw": paper.abstract}
