@@ -171,7 +171,7 @@ class PaperList(ScrollView, can_focus=True):
         if not self._ids:
             if y == 0:
                 style = self.get_component_rich_style("paper-list--empty")
-                return self._strip(self.empty_message.copy(), width, base + style)
+                return self._strip(Text("  ", end="") + self.empty_message, width, base + style)
             return Strip.blank(width, base)
         if index >= len(self._ids):
             return Strip.blank(width, base)

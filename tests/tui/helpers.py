@@ -1,0 +1,51 @@
+"""Reading what the reader shows, the way a user would see it: list rows, detail text, status line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.app import App
+from textual.widgets import Static
+
+from tui.app import PapersApp, make_app
+from tui.screens.browse import BrowseScreen
+
+if TYPE_CHECKING:
+    from index.library import Library
+
+
+def reader(library: Library, **options: Any) -> PapersApp:
+    """The app as tests drive it: searches run at once (no debounce) and dwelling never marks read."""
+    options.setdefault("debounce", 0)
+    options.setdefault("mark_read_delay", 0)
+    return make_app(library, **options)
+
+
+def browse(app: App[None]) -> BrowseScreen:
+    screen = app.screen
+    assert isinstance(screen, BrowseScreen), screen
+    return screen
+
+
+def _plain(widget: Static) -> str:
+    content = widget.content
+    return content.plain if isinstance(content, Text) else str(content)
+
+
+def detail_text(app: App[None]) -> str:
+    return _plain(browse(app).query_one("#detail-body", Static))
+
+
+def status_text(app: App[None]) -> str:
+    return _plain(browse(app).query_one("#status-line", Static))
+
+
+def note_text(app: App[None]) -> str:
+    return _plain(browse(app).query_one("#search-note", Static))
+
+
+def list_rows(app: App[None]) -> list[str]:
+    """The list's visible rows as plain text (what the Line API actually draws)."""
+    paper_list = browse(app).paper_list
+    return [paper_list.render_line(y).text for y in range(paper_list.scrollable_content_region.height)]

@@ -1,0 +1,99 @@
+"""Layout at small and large sizes, untrusted text shown literally, and state remembered between runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.widgets import Input
+
+from tests.conftest import SEEDS
+from tests.tui.conftest import settle
+from tests.tui.helpers import browse, detail_text, list_rows, reader
+from tui.widgets.paper_detail import PaperDetail
+
+if TYPE_CHECKING:
+    from index.library import Library
+
+
+async def test_panes_stack_below_100_columns_and_relayout_live(library: Library) -> None:
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = browse(app)
+        paper_list, detail = screen.paper_list, screen.detail
+        assert paper_list.region.y == detail.region.y and paper_list.region.right <= detail.region.x
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert screen.has_class("-narrow")
+        assert paper_list.region.x == detail.region.x and paper_list.region.bottom <= detail.region.y
+        assert paper_list.region.height >= 5 and detail.region.height >= 5
+        await pilot.press("j", "enter", "space", "h", "slash", *"graph", "enter")
+        await settle(pilot)
+        assert len(paper_list.ids) < len(library.papers)
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        assert paper_list.region.y == detail.region.y
+
+
+async def test_markup_and_escape_sequences_are_shown_literally(hostile_library: Library) -> None:
+    app = reader(hostile_library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = browse(app)
+        seen = []
+        for index in range(len(screen.paper_list.ids)):
+            screen.paper_list.cursor = index
+            await pilot.pause()
+            seen.append(detail_text(app))
+            for row in list_rows(app):
+                assert "\x1b" not in row and "\x9b" not in row
+        text = "\n".join(seen)
+        assert "[bold red]" in text and "[@click=app.quit]" in text and "[link=file:///etc/passwd]" in text
+        for control in ("\x1b", "\x07", "\x9b", "\x9d"):
+            assert control not in text
+        await pilot.click(PaperDetail)
+        await pilot.pause()
+        assert app.is_running, "a [@click=...] in the text is inert"
+        assert "\x1b" not in app.export_screenshot()
+
+
+async def test_query_filter_selection_and_marks_survive_a_restart(seed_index: Path, tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    first = Library.open([SEEDS], index_dir=seed_index, data_dir=data_dir)
+    try:
+        app = reader(first)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            await pilot.press("slash", *"learning", "enter")
+            await settle(pilot)
+            await pilot.press("j", "s", "2")
+            await settle(pilot)
+            selected = browse(app).paper_list.selected_id
+            await pilot.press("q")
+    finally:
+        first.close()
+    second = Library.open([SEEDS], index_dir=seed_index, data_dir=data_dir)
+    try:
+        assert second.is_starred(selected)
+        app = reader(second)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            screen = browse(app)
+            assert screen.search_bar.value == "learning"
+            assert screen.filter == "unread"
+            assert screen.paper_list.selected_id == selected
+            assert isinstance(screen.search_bar.query_one(Input), Input)
+    finally:
+        second.close()
+
+
+async def test_dwelling_on_a_paper_marks_it_read_but_scrolling_past_does_not(library: Library) -> None:
+    app = reader(library, mark_read_delay=0.5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "j", "j")
+        ids = [paper.id for paper in library.papers]
+        await pilot.pause(0.8)
+        assert library.is_read(ids[3])
+        assert not any(library.is_read(paper_id) for paper_id in ids[1:3])

@@ -1,0 +1,137 @@
+"""Search as you type: results follow the query, notices and suggestions show, zero results explain."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.widgets import Input
+
+from tests.conftest import SEEDS
+from tests.tui.conftest import settle
+from tests.tui.helpers import browse, detail_text, list_rows, note_text, reader, status_text
+from tui.widgets.paper_list import PaperList
+
+if TYPE_CHECKING:
+    from index.library import Library
+
+
+async def test_typing_searches_and_enter_returns_to_the_list(library: Library) -> None:
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"diffusion")
+        await settle(pilot)
+        expected = list(library.search("diffusion").ids)
+        assert 0 < len(expected) < len(library.papers)
+        assert list(browse(app).paper_list.ids) == expected
+        assert f'"diffusion" → {len(expected)}' in status_text(app)
+        assert not library.is_starred(expected[0]), "typing `s` in the bar must not star anything"
+        await pilot.press("enter")
+        assert isinstance(app.focused, PaperList)
+
+
+async def test_matches_are_highlighted_in_the_detail(library: Library) -> None:
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"diffusion", "enter")
+        await settle(pilot)
+        paper_id = browse(app).paper_list.selected_id
+        assert paper_id is not None
+        matches = library.matches(paper_id, "diffusion")
+        assert matches
+        body = browse(app).query_one("#detail-body").content  # type: ignore[attr-defined]
+        styled = {(span.start, span.end) for span in body.spans if "reverse" in str(span.style)}
+        offset = body.plain.index(library.rendered(paper_id).text)
+        assert {(offset + start, offset + end) for start, end in matches} <= styled
+
+
+async def test_escape_clears_the_query_and_other_keys_also_leave(library: Library) -> None:
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"graph")
+        await settle(pilot)
+        assert len(browse(app).paper_list.ids) < len(library.papers)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.focused, PaperList)
+        assert browse(app).search_bar.value == ""
+        assert len(browse(app).paper_list.ids) == len(library.papers)
+        for leave in ("tab", "ctrl+j", "down"):
+            await pilot.press("slash")
+            assert isinstance(app.focused, Input)
+            await pilot.press(leave)
+            assert isinstance(app.focused, PaperList), leave
+
+
+async def test_state_filters_in_the_query_language(library: Library) -> None:
+    starred = library.papers[5].id
+    library.toggle_star(starred)
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"is:starred", "enter")
+        await settle(pilot)
+        assert list(browse(app).paper_list.ids) == [starred]
+
+
+async def test_zero_results_say_what_was_searched_and_how_to_widen(library: Library) -> None:
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"zqxjkwv", "enter")
+        await settle(pilot)
+        assert list(browse(app).paper_list.ids) == []
+        assert '"zqxjkwv"' in list_rows(app)[0]
+        assert "To widen the search" in detail_text(app)
+        assert '"zqxjkwv" → 0' in status_text(app)
+
+
+async def test_malformed_query_shows_its_notice(library: Library) -> None:
+    query = 'title:"unclosed'
+    result = library.search(query)
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *query)
+        await settle(pilot)
+        if result.notice:
+            assert result.notice in note_text(app)
+        assert list(browse(app).paper_list.ids) == list(result.ids)
+
+
+async def test_did_you_mean_is_shown_and_accepted_with_ctrl_y(library: Library) -> None:
+    query = "difusion"
+    suggestion = library.search(query).suggestion
+    assert suggestion, "the search module suggests a spelling for a near miss"
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *query)
+        await settle(pilot)
+        assert f"did you mean {suggestion}?" in note_text(app)
+        await pilot.press("ctrl+y")
+        await settle(pilot)
+        assert browse(app).search_bar.value == suggestion
+        assert list(browse(app).paper_list.ids) == list(library.search(suggestion).ids)
+
+
+async def test_search_waits_for_a_building_index_then_works(tmp_path: Path) -> None:
+    library = Library.open([SEEDS], index_dir=tmp_path / "index", data_dir=tmp_path / "data")
+    try:
+        assert not library.index_ready
+        app = reader(library)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert len(browse(app).paper_list.ids) == len(library.papers), "first screen never waits"
+            await pilot.press("slash", *"diffusion")
+            await settle(pilot)
+            assert library.index_ready
+            assert list(browse(app).paper_list.ids) == list(library.search("diffusion").ids)
+            assert "indexing" not in status_text(app)
+    finally:
+        library.close()
