@@ -207,6 +207,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.reps < 1 or args.add < 1 or args.open_runs < 1:
         parser.error("--reps, --add and --open-runs must be at least 1")
+    if args.json is not None and not args.json.parent.is_dir():
+        parser.error(f"--json {args.json}: folder {args.json.parent} does not exist")
 
     machine = {
         "python": platform.python_version(),
