@@ -16,6 +16,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -261,8 +262,9 @@ class SearchIndex:
         if index_store.current_token(self.index_dir) != self._token:
             self._reopen()
         elif self._searcher is not None and not self._searcher.up_to_date():
-            self._searcher = self._searcher.refresh()
-            self._reset_generation()
+            # A fresh searcher, not searcher.refresh(): refresh() reuses segment readers and can miss
+            # deletions committed to an existing segment (an update that removed papers).
+            self._reopen()
         if self._ix is None:
             raise IndexUnavailable(
                 f"no usable search index in {self.index_dir}"
@@ -365,6 +367,15 @@ class SearchIndex:
             ids: tuple[str, ...] = tuple(paper.id for paper in catalog.papers) if catalog else ()
         else:
             ids, scores, terms, timed_out = self._ranked(parsed)
+            if parsed.fallback and not ids:
+                assert self._parsers is not None
+                near = self._parsers.near_words(parsed.text, self._analyzer)
+                if near is not None:
+                    near_parsed = replace(parsed, text=f"\x00near:{parsed.text}", query=near)
+                    ids, scores, terms, timed_out = self._ranked(near_parsed)
+                    notices[0] = (parsed.notice or "").replace(
+                        "as plain words", "as plain words and near spellings"
+                    )
             if timed_out:
                 notices.append(f"search stopped after {TIME_LIMIT:g} s; results are incomplete")
         if parsed.filters:

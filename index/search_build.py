@@ -65,6 +65,9 @@ def build(directory: Path, papers: Sequence[Paper], progress: Progress | None, w
         if child is None:
             writer.commit()
         else:
+            # Finish this half's segment while the child finishes its own: both sort and write at once.
+            # (private Whoosh API, used the same way by whoosh.multiproc.MpWriter)
+            own = writer._finalize_segment() if writer._added else None
             while child.is_alive():
                 child.join(0.25)
                 if progress is not None:
@@ -73,12 +76,9 @@ def build(directory: Path, papers: Sequence[Paper], progress: Progress | None, w
                 raise BuildError(f"the second indexing process failed (exit code {child.exitcode})")
             with open(directory / _CHILD_RESULT, "rb") as handle:
                 child_segment = pickle.load(handle)
-            segments = [child_segment]
-            if writer._added:  # private Whoosh API, used the same way by whoosh.multiproc.MpWriter
-                segments.insert(0, writer._finalize_segment())
-            else:
+            if own is None:
                 writer._close_segment()
-            writer._commit_toc(segments)
+            writer._commit_toc([segment for segment in (own, child_segment) if segment is not None])
             writer._finish()
             os.unlink(directory / _CHILD_RESULT)
     except BaseException:

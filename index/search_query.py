@@ -23,6 +23,7 @@ KNOWN_FIELDS = frozenset(
     {"headline", "abstract", "authors", "venue", "year", "status", "source", "id", "is"}
 ).union(*FIELD_ALIASES.values())
 STATE_FILTERS = ("starred", "unread", "read")
+FUZZY_PREFIX = 1
 
 QUERY_HELP = """\
 Query syntax
@@ -47,6 +48,20 @@ _PLUS = r"(?<![^\s(])\+(?=[\w\"(])"
 _FIELD_RE = re.compile(r"(?<![^\s(\-+])(\w+):")
 
 
+class _FuzzyPlugin(qparser.FuzzyTermPlugin):  # type: ignore[misc]
+    """`word~` with the first letter fixed unless `~n/m` says otherwise.
+
+    Without a fixed prefix every fuzzy term walks the whole lexicon of every field (over a second at 56k
+    abstracts); typos in the first letter are rare enough to trade for that.
+    """
+
+    def create(self, parser: Any, match: Any) -> Any:
+        node = super().create(parser, match)
+        if not match.group("prefix"):
+            node.prefixlength = FUZZY_PREFIX
+        return node
+
+
 @dataclass(frozen=True, slots=True)
 class ParsedQuery:
     """The query to run (None: no words, list everything), state filters, and a notice when not as typed."""
@@ -58,6 +73,8 @@ class ParsedQuery:
     notice: str | None
     words: tuple[str, ...]
     """Plain words of the query (no fields, no operators), for the "did you mean" check."""
+    fallback: bool = False
+    """The query was malformed and is searched as plain words."""
 
 
 class QueryParsers:
@@ -66,7 +83,7 @@ class QueryParsers:
     def __init__(self, schema: Any) -> None:
         full = qparser.MultifieldParser(list(DEFAULT_FIELDS), schema, group=qparser.AndGroup)
         full.remove_plugin_class(qparser.BoostPlugin)
-        full.add_plugin(qparser.FuzzyTermPlugin())
+        full.add_plugin(_FuzzyPlugin())
         full.add_plugin(qparser.PlusMinusPlugin(plusexpr=_PLUS, minusexpr=_MINUS))
         full.add_plugin(qparser.FieldAliasPlugin(FIELD_ALIASES))
         self.full = full
@@ -114,7 +131,23 @@ class QueryParsers:
             plain_words = [word.lower() for word in _WORD_RE.findall(text)]
             parsed = self.plain.parse(" ".join(plain_words)) if plain_words else None
             notices.insert(0, f"query {problem}; searched for the words as plain words")
-        return ParsedQuery(text, parsed, tuple(dict.fromkeys(filters)), _join(notices), words)
+        return ParsedQuery(
+            text, parsed, tuple(dict.fromkeys(filters)), _join(notices), words, problem is not None
+        )
+
+    def near_words(self, text: str, analyzer: Any) -> Any:
+        """The words of `text` within two typos, in titles or abstracts: the last resort for a malformed query
+        whose plain words found nothing (`unbalanced` still finds `balanced`)."""
+        terms = [token.text for token in analyzer(" ".join(_WORD_RE.findall(text)))]
+        if not terms:
+            return None
+        return query.Or(
+            [
+                query.FuzzyTerm(field, term, maxdist=2, prefixlength=0)
+                for term in terms
+                for field in DEFAULT_FIELDS[:2]
+            ]
+        )
 
 
 def malformed(text: str) -> str | None:

@@ -1,0 +1,147 @@
+"""Small hand-made catalogs for the search tests: each paper makes one query's answer unambiguous."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from index.models import Catalog, Entry, Listing, Paper, Source
+
+
+@dataclass
+class FakeState:
+    """Stars and read marks as plain sets: the `StateLookup` protocol search() takes."""
+
+    starred: set[str] = field(default_factory=set)
+    read: set[str] = field(default_factory=set)
+
+    def starred_ids(self) -> set[str]:
+        return set(self.starred)
+
+    def read_ids(self) -> set[str]:
+        return set(self.read)
+
+
+# (id, headline, abstract, authors, venue, year)
+PAPERS: list[tuple[str, str, str, tuple[str, ...], str, int]] = [
+    (
+        "w2s",
+        "Validity-adjusted correction for weak-to-strong generalization",
+        "Weak-to-strong generalization lets a strong student surpass the weak teacher that labels its data.",
+        ("Ada Lovelace",),
+        "NeurIPS",
+        2026,
+    ),
+    (
+        "mem",
+        "Memorization in language models",
+        "We measure memorization of training data by large language models and how it grows with scale.",
+        ("Geoffrey Hinton", "Alan Turing"),
+        "ICML",
+        2023,
+    ),
+    (
+        "diff-img",
+        "Denoising diffusion for images",
+        "Diffusion models generate images by learning to reverse a gradual noising process on pixels.",
+        ("Grace Hopper",),
+        "NeurIPS",
+        2022,
+    ),
+    (
+        "diff-audio",
+        "Score-based diffusion for audio",
+        "A score-based diffusion model with stochastic differential equations synthesises audio waveforms; "
+        "the diffusion process runs in a learned latent space.",
+        ("Grace Hopper", "Edsger Dijkstra"),
+        "ICLR",
+        2021,
+    ),
+    (
+        "gifs",
+        "Generalized influence functions",
+        "Influence functions estimate the effect of removing a training point on a trained model's "
+        "predictions.",
+        ("Barbara Liskov",),
+        "NeurIPS",
+        2024,
+    ),
+    (
+        "act",
+        "How activation choice shapes training",
+        "The influence of activation functions on optimisation speed is measured across many architectures.",
+        ("John McCarthy",),
+        "AAAI",
+        2020,
+    ),
+    (
+        "gnn",
+        "Graph neural networks for molecules",
+        "Message passing networks predict molecular properties from atoms and bonds.",
+        ("Donald Knuth",),
+        "ICML",
+        2019,
+    ),
+    (
+        "rl",
+        "Reward shaping in reinforcement learning",
+        "Potential-based reward shaping speeds up reinforcement learning agents without changing the optimal "
+        "policy; we also study graph structured environments.",
+        ("Richard Sutton",),
+        "ICML",
+        2019,
+    ),
+    (
+        "latex",
+        "Bounds with \\emph{sharp} constants",
+        "We prove the \\textit{optimal} rate $O(1/\\sqrt{n})$ for convex losses using a transformer-free "
+        "argument.",
+        ("Leslie Lamport",),
+        "COLT",
+        2018,
+    ),
+]
+
+
+def make_catalog(
+    rows: list[tuple[str, str, str, tuple[str, ...], str, int]] | None = None,
+    listing_path: Path | None = None,
+    listing_name: str = "Fixture 2026 Papers",
+) -> Catalog:
+    """One listing holding `rows` (default PAPERS), in order."""
+    path = str(listing_path or Path("/nonexistent/fixture.txt"))
+    papers = []
+    entries = []
+    for number, (paper_id, headline, abstract, authors, venue, year) in enumerate(rows or PAPERS, 1):
+        source = Source(path, number, 3 + 2 * number, listing_name)
+        papers.append(
+            Paper(paper_id, headline, abstract, (source,), headline, authors, None, venue, year, None)
+        )
+        entries.append(Entry(abstract, source, headline, authors, None, venue, year, None))
+    listing = Listing(path, listing_name, None, None, "text", tuple(entries))
+    return Catalog((listing,), tuple(papers))
+
+
+def merge_catalogs(*catalogs: Catalog) -> Catalog:
+    """Several listings; a paper id seen twice keeps its first fields and gains the second source."""
+    by_id: dict[str, Paper] = {}
+    for catalog in catalogs:
+        for paper in catalog.papers:
+            first = by_id.get(paper.id)
+            if first is None:
+                by_id[paper.id] = paper
+            else:
+                by_id[paper.id] = Paper(
+                    first.id,
+                    first.headline,
+                    first.abstract,
+                    first.sources + paper.sources,
+                    first.title,
+                    first.authors,
+                    first.url,
+                    first.venue,
+                    first.year,
+                    first.status,
+                )
+    listings = tuple(listing for catalog in catalogs for listing in catalog.listings)
+    return Catalog(listings, tuple(by_id.values()))

@@ -1,0 +1,161 @@
+"""The index under real processes: SIGKILL mid-build, two processes at once, a read-only shared index."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CORPUS, REPO, SEEDS, run_papers
+
+# About 4.7k real papers: enough that a full build takes the two-process path and some seconds.
+CORPUS_FILES = [
+    CORPUS / "listings" / name
+    for name in ("cvpr2019.txt", "eccv2020.txt", "ijcai2024.txt", "neurips2018.txt")
+]
+
+
+def _papers_popen(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "index.cli", *args],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not all(path.exists() for path in CORPUS_FILES), reason="needs the shared corpus")
+def test_build_killed_with_sigkill_leaves_a_usable_index_and_the_next_run_finishes(tmp_path: Path) -> None:
+    index_dir = tmp_path / "ix"
+    seeds = ("--listings", str(SEEDS), "--index-dir", str(index_dir))
+    assert run_papers(*seeds, "index").returncode == 0
+
+    corpus = ("--listings", *map(str, CORPUS_FILES), "--index-dir", str(index_dir))
+    build = _papers_popen(*corpus, "index", "--rebuild")
+    deadline = time.monotonic() + 240
+    # Kill once Whoosh has written part of the new build (its posting files exist), i.e. truly mid-way.
+    while time.monotonic() < deadline and not list(index_dir.glob("build-2/*.trm")):
+        assert build.poll() is None, build.communicate()
+        time.sleep(0.05)
+    time.sleep(1.0)
+    assert build.poll() is None, "the build finished before it could be killed"
+    build.send_signal(signal.SIGKILL)
+    build.wait()
+    assert os.readlink(index_dir / "current") == "build-1"  # the live index was never touched
+
+    previous = run_papers(*seeds, "search", "diffusion")
+    assert previous.returncode == 0, previous.stderr
+    assert previous.stdout.strip() and "Traceback" not in previous.stderr
+
+    finished = run_papers(*corpus, "search", "diffusion", "--limit", "3")
+    assert finished.returncode == 0, finished.stderr
+    assert "Traceback" not in finished.stderr
+    assert finished.stdout.count("\n") >= 3
+    again = run_papers(*corpus, "index")
+    assert "up to date" in again.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stale", [False, True], ids=["first-use", "stale"])
+def test_two_processes_opening_a_missing_or_stale_index_both_succeed(tmp_path: Path, stale: bool) -> None:
+    listings = tmp_path / "listings"
+    listings.mkdir()
+    seeds = sorted(SEEDS.glob("*.txt"))
+    for seed in seeds[:2]:
+        shutil.copy(seed, listings)
+    args = ("--listings", str(listings), "--index-dir", str(tmp_path / "ix"))
+    if stale:
+        assert run_papers(*args, "index").returncode == 0
+        shutil.copy(seeds[2], listings)
+    procs = [_papers_popen(*args, "search", "diffusion models", "--json") for _ in range(2)]
+    outputs = [proc.communicate(timeout=300) for proc in procs]
+    for proc, (stdout, stderr) in zip(procs, outputs, strict=True):
+        assert proc.returncode == 0, stderr
+        assert "Traceback" not in stderr and "LockError" not in stderr
+        assert stdout.strip().startswith("[") and '"id"' in stdout
+    final = run_papers(*args, "index")
+    assert "up to date" in final.stdout
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A world-readable directory outside pytest's private tmp, so another user can read what is in it."""
+    path = Path(tempfile.mkdtemp(prefix="papers-shared-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _as_other_user() -> tuple[dict[str, str], object]:
+    """Run as `nobody` when we are root (chmod does not stop root); else rely on chmod alone."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("XDG_", "PAPERS_"))}
+    if os.geteuid() != 0:
+        return env, None
+    nobody = pwd.getpwnam("nobody")
+    home = Path(tempfile.mkdtemp(prefix="papers-nobody-"))
+    os.chown(home, nobody.pw_uid, nobody.pw_gid)
+    env.update(HOME=str(home), XDG_CACHE_HOME=str(home / "cache"), XDG_DATA_HOME=str(home / "data"))
+
+    def demote() -> None:
+        os.setgid(nobody.pw_gid)
+        os.setgroups([])
+        os.setuid(nobody.pw_uid)
+
+    return env, demote
+
+
+def test_read_only_index_is_searched_as_is_with_a_notice(shared_dir: Path) -> None:
+    listings = shared_dir / "listings"
+    listings.mkdir()
+    for seed in sorted(SEEDS.glob("*.txt"))[:2]:
+        shutil.copy(seed, listings)
+    index_dir = shared_dir / "ix"
+    assert run_papers("--listings", str(listings), "--index-dir", str(index_dir), "index").returncode == 0
+    shutil.copy(sorted(SEEDS.glob("*.txt"))[2], listings)  # now the index is older than the listings
+    for path in [shared_dir, listings, *listings.iterdir()]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    for root, dirs, files in os.walk(index_dir):
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o444)
+        for name in dirs:
+            os.chmod(os.path.join(root, name), 0o555)
+    index_dir.chmod(0o555)
+    before = sorted(str(p) for p in index_dir.rglob("*"))
+    env, demote = _as_other_user()
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "index.cli",
+            "--listings",
+            str(listings),
+            "--index-dir",
+            str(index_dir),
+            "search",
+            "diffusion",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env=env,
+        preexec_fn=demote,  # type: ignore[arg-type]
+        timeout=120,
+    )
+    index_dir.chmod(0o755)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "older than the listings" in result.stderr
+    assert result.stderr.count("older than") == 1
+    assert result.stdout.strip()
+    assert sorted(str(p) for p in index_dir.rglob("*")) == before  # nothing written, no lock file created

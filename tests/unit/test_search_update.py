@@ -1,0 +1,127 @@
+"""Keeping the index current: updates touch only changed papers; file changes are noticed cheaply."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from index import index_store
+from index.schema import SCHEMA_VERSION
+from index.search import SearchIndex
+from tests.unit.search_fixtures import PAPERS, make_catalog, merge_catalogs
+
+A_ROWS = PAPERS[:4]
+B_ROWS = PAPERS[3:6]  # shares diff-audio with A
+C_ROWS = [
+    (
+        "vit",
+        "Vision transformers at scale",
+        "Patches of an image become tokens for a transformer encoder.",
+        (),
+        "ICLR",
+        2021,
+    )
+]
+
+
+def _listing(tmp_path: Path, name: str, rows: list[tuple[str, str, str, tuple[str, ...], str, int]]) -> Path:
+    """A listing file on disk whose text changes with its rows, so the manifest's stamps see real edits."""
+    path = tmp_path / f"{name}.txt"
+    path.write_text(f"{name} 2026 Papers\n\n" + "\n\n".join(row[2] for row in rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_update_adds_changes_and_removes_only_what_moved(tmp_path: Path) -> None:
+    a, b = _listing(tmp_path, "a", A_ROWS), _listing(tmp_path, "b", B_ROWS)
+    first = merge_catalogs(make_catalog(A_ROWS, a, "A"), make_catalog(B_ROWS, b, "B"))
+    index = SearchIndex.open(tmp_path / "ix")
+    built = index.update(first)  # first use: a full build
+    assert built.rebuilt and built.added == 6
+
+    # add listing C, change one paper of A, drop listing B (diff-audio stays: A still has it).
+    changed_rows = [
+        *A_ROWS[:1],
+        ("mem", "Memorization revisited", "Verbatim recall of rare sequences.", (), "ICML", 2023),
+    ]
+    changed_rows += A_ROWS[2:]
+    c = _listing(tmp_path, "c", C_ROWS)
+    second = merge_catalogs(make_catalog(changed_rows, a, "A"), make_catalog(C_ROWS, c, "C"))
+    report = index.update(second)
+    assert not report.rebuilt
+    # diff-audio lost its B source, so its document (which records the listing name) changed too.
+    assert (report.added, report.updated, report.removed) == (1, 2, 2)
+    assert report.papers == 5
+
+    assert list(index.search("transformer encoder").ids) == ["vit"]
+    assert list(index.search("verbatim").ids) == ["mem"]
+    assert list(index.search("memorization training").ids) == []  # the old abstract is gone
+    assert list(index.search("influence").ids) == []  # gifs and act went with B
+    assert list(index.search("source:b").ids) == []
+    assert sorted(index.search("score-based").ids) == ["diff-audio"]
+    assert index.load_snapshot() == second
+
+    again = index.update(second)
+    assert (again.added, again.updated, again.removed, again.rebuilt) == (0, 0, 0, False)
+
+
+def test_staleness_is_seen_by_stat_and_confirmed_by_content(tmp_path: Path) -> None:
+    a = _listing(tmp_path, "a", A_ROWS)
+    index = SearchIndex.open(tmp_path / "ix")
+    assert index.staleness([a]) == "no index yet"
+    index.update(make_catalog(A_ROWS, a, "A"))
+    assert index.staleness([a]) is None
+
+    os.utime(a, ns=(1, 1))  # mtime moved, content did not: still current
+    assert index.staleness([a]) is None
+    a.write_text(a.read_text(encoding="utf-8") + "\nA new abstract paragraph.\n", encoding="utf-8")
+    assert "1 changed" in (index.staleness([a]) or "")
+    b = _listing(tmp_path, "b", B_ROWS)
+    assert "1 added" in (index.staleness([a, b]) or "")
+    assert "1 removed" in (index.staleness([b]) or "")
+    assert "1 added" in (index.staleness([tmp_path]) or "")  # a directory means the listing files in it
+
+
+def test_schema_change_forces_a_full_build(tmp_path: Path) -> None:
+    a = _listing(tmp_path, "a", A_ROWS)
+    index = SearchIndex.open(tmp_path / "ix")
+    index.update(make_catalog(A_ROWS, a, "A"))
+    build = index_store.current_build(tmp_path / "ix")
+    assert build is not None
+    manifest = index_store.read_manifest(build, 10**9)
+    assert manifest is not None
+    older = index_store.Manifest(SCHEMA_VERSION - 1, manifest.generation, manifest.files, manifest.papers)
+    index_store.write_state(build, older, (build / f"snapshot-{manifest.generation}.bin").read_bytes(), {})
+    reopened = SearchIndex.open(tmp_path / "ix")
+    assert "format changed" in (reopened.staleness([a]) or "")
+    report = reopened.update(make_catalog(A_ROWS, a, "A"))
+    assert report.rebuilt and "format changed" in report.reason
+    assert index_store.current_build(tmp_path / "ix") != build
+
+
+def test_an_interrupted_update_is_redone(tmp_path: Path) -> None:
+    """Whoosh committed but the manifest was never written (killed in between): the next update catches up."""
+    a = _listing(tmp_path, "a", A_ROWS)
+    index = SearchIndex.open(tmp_path / "ix")
+    index.update(make_catalog(A_ROWS, a, "A"))
+    build = index_store.current_build(tmp_path / "ix")
+    assert build is not None
+    bigger = make_catalog(PAPERS[:6], a, "A")
+    index.update(bigger)
+    newest = max(int(p.stem.split("-")[1]) for p in build.glob("manifest-*.bin"))
+    (build / f"manifest-{newest}.bin").unlink()  # as if killed right after Whoosh's commit
+    # ...and the old generation's state is what a kill at that moment leaves behind:
+    reopened = SearchIndex.open(tmp_path / "ix")
+    assert reopened.staleness([a]) in ("an earlier update was interrupted", "the index has no manifest")
+    report = reopened.update(bigger)
+    assert report.papers == 6
+    assert reopened.staleness([a]) is None
+    assert sorted(reopened.search("influence").ids) == ["act", "gifs"]
+
+
+def test_previous_build_is_kept_and_older_ones_removed(tmp_path: Path) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    for _ in range(3):
+        index.rebuild(make_catalog(A_ROWS))
+    builds = sorted(p.name for p in (tmp_path / "ix").glob("build-*"))
+    assert builds == ["build-2", "build-3"]
+    assert os.readlink(tmp_path / "ix" / "current") == "build-3"
