@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO))
 
 from bench import search_corpus, search_whoosh  # noqa: E402
 from bench.search_peers import Fts5, Fts5Query, Naive, NaiveQuery, Row, file_tree_mb, fts5_open_seconds  # noqa: E402
-from bench.search_report import TARGETS, QueryTimes, legend, mix_ms, render_run  # noqa: E402
+from bench.search_report import ENGINES, TARGETS, QueryTimes, legend, mix_ms, render_run  # noqa: E402
 from index.catalog import load_catalog  # noqa: E402
 from index.models import Catalog  # noqa: E402
 from index.render import to_plain  # noqa: E402
@@ -116,9 +116,70 @@ def _summarise(figures: dict[str, Any], queries: dict[str, QueryTimes]) -> None:
     figures["queries"] = {name: times.summary() for name, times in queries.items()}
 
 
+def _bench_whoosh(
+    label: str, catalog: Catalog, bigger: Catalog, added: int, args: argparse.Namespace, work: Path
+) -> tuple[dict[str, Any], dict[str, QueryTimes]]:
+    """Build, size, open, query, then add: queries run on exactly the papers that were built."""
+    _say(f"{label}: whoosh full build")
+    figures: dict[str, Any] = {}
+    queries: dict[str, QueryTimes] = {}
+    ix, figures["build_s"] = search_whoosh.build(work / "whoosh", catalog)
+    figures["size_mb"] = file_tree_mb(work / "whoosh")
+    figures["open_s"], figures["open_query_s"] = search_whoosh.open_seconds(
+        work / "whoosh", CHEAP_QUERY, args.open_runs
+    )
+    _say(f"{label}: whoosh queries")
+    cached = {}
+    for mix in QUERY_MIX:
+        queries[mix.name], cached[mix.name] = search_whoosh.time_query(ix, mix.whoosh, args.reps)
+    figures["cached_repeat_p50_ms"] = {name: value * 1000 for name, value in cached.items()}
+    _say(f"{label}: whoosh update adding {added} papers")
+    figures["add_s"], figures["add_note"] = search_whoosh.add(ix, bigger, added)
+    ix.close()
+    return figures, queries
+
+
+def _bench_fts5(
+    label: str, rows: list[Row], added_rows: list[Row], args: argparse.Namespace, work: Path
+) -> tuple[dict[str, Any], dict[str, QueryTimes]]:
+    _say(f"{label}: fts5 build and queries")
+    figures: dict[str, Any] = {}
+    queries: dict[str, QueryTimes] = {}
+    db = Fts5(work / "fts5.db")
+    figures["build_s"] = db.build(rows)
+    figures["size_mb"] = file_tree_mb(work / "fts5.db")
+    figures["open_s"], figures["open_query_s"] = fts5_open_seconds(work / "fts5.db", CHEAP_QUERY)
+    for mix in QUERY_MIX:
+        fts5_query = mix.fts5
+        if fts5_query is not None:
+            times = QueryTimes(hits=db.count(fts5_query))
+            times.seconds = _time(lambda q=fts5_query: db.search(q), args.reps)
+            queries[mix.name] = times
+    figures["add_s"] = db.add(added_rows)
+    db.close()
+    return figures, queries
+
+
+def _bench_naive(
+    label: str, rows: list[Row], args: argparse.Namespace
+) -> tuple[dict[str, Any], dict[str, QueryTimes]]:
+    _say(f"{label}: naive scan")
+    start = time.perf_counter()
+    naive = Naive(rows)
+    figures: dict[str, Any] = {"prep_s": time.perf_counter() - start}
+    queries: dict[str, QueryTimes] = {}
+    for mix in QUERY_MIX:
+        naive_query = mix.naive
+        if naive_query is not None:
+            times = QueryTimes(hits=naive.search(naive_query)[1])
+            times.seconds = _time(lambda q=naive_query: naive.search(q), args.reps)
+            queries[mix.name] = times
+    return figures, queries
+
+
 def bench_size(
     label: str, paths: list[Path], args: argparse.Namespace, work: Path
-) -> tuple[dict[str, Any], Any]:
+) -> tuple[dict[str, Any], dict[str, dict[str, QueryTimes]]]:
     """Every measurement for one corpus size; returns the JSON-ready figures and the raw query timings."""
     run: dict[str, Any] = {"label": label, "paths": ", ".join(str(path) for path in paths)}
     start = time.perf_counter()
@@ -137,58 +198,12 @@ def bench_size(
     run["added"], run["added_origin"] = added.count, added.origin
     bigger = _with_listing(catalog, load_catalog([added.path]))
     new_ids = {paper.id for paper in bigger.papers} - indexed
-    added_rows = _rows(bigger, new_ids)
-    queries: dict[str, dict[str, QueryTimes]] = {"whoosh": {}, "fts5": {}, "naive": {}}
-
-    _say(f"{label}: whoosh full build")
-    whoosh: dict[str, Any] = {}
-    ix, whoosh["build_s"] = search_whoosh.build(work / "whoosh", catalog)
-    whoosh["size_mb"] = file_tree_mb(work / "whoosh")
-    whoosh["open_s"], whoosh["open_query_s"] = search_whoosh.open_seconds(
-        work / "whoosh", CHEAP_QUERY, args.open_runs
-    )
-    _say(f"{label}: whoosh queries")
-    cached = {}
-    for mix in QUERY_MIX:
-        queries["whoosh"][mix.name], cached[mix.name] = search_whoosh.time_query(ix, mix.whoosh, args.reps)
-    whoosh["cached_repeat_p50_ms"] = {name: value * 1000 for name, value in cached.items()}
-    _say(f"{label}: whoosh update adding {added.count} papers")
-    whoosh["add_s"], note = search_whoosh.add(ix, bigger, len(new_ids))
-    if note:
-        run["whoosh_add_note"] = note
-    ix.close()
-
-    _say(f"{label}: fts5 build and queries")
-    fts5: dict[str, Any] = {}
-    db = Fts5(work / "fts5.db")
-    fts5["build_s"] = db.build(rows)
-    fts5["size_mb"] = file_tree_mb(work / "fts5.db")
-    fts5["open_s"], fts5["open_query_s"] = fts5_open_seconds(work / "fts5.db", CHEAP_QUERY)
-    for mix in QUERY_MIX:
-        fts5_query = mix.fts5
-        if fts5_query is None:
-            continue
-        times = QueryTimes(hits=db.count(fts5_query))
-        times.seconds = _time(lambda q=fts5_query: db.search(q), args.reps)
-        queries["fts5"][mix.name] = times
-    fts5["add_s"] = db.add(added_rows)
-    db.close()
-
-    _say(f"{label}: naive scan")
-    start = time.perf_counter()
-    naive = Naive(rows)
-    scan: dict[str, Any] = {"prep_s": time.perf_counter() - start}
-    for mix in QUERY_MIX:
-        naive_query = mix.naive
-        if naive_query is None:
-            continue
-        times = QueryTimes(hits=naive.search(naive_query)[1])
-        times.seconds = _time(lambda q=naive_query: naive.search(q), args.reps)
-        queries["naive"][mix.name] = times
-
-    for name, figures in (("whoosh", whoosh), ("fts5", fts5), ("naive", scan)):
-        _summarise(figures, queries[name])
-        run[name] = figures
+    queries: dict[str, dict[str, QueryTimes]] = {}
+    run["whoosh"], queries["whoosh"] = _bench_whoosh(label, catalog, bigger, len(new_ids), args, work)
+    run["fts5"], queries["fts5"] = _bench_fts5(label, rows, _rows(bigger, new_ids), args, work)
+    run["naive"], queries["naive"] = _bench_naive(label, rows, args)
+    for engine in ENGINES:
+        _summarise(run[engine], queries[engine])
     return run, queries
 
 

@@ -171,6 +171,8 @@ def render_run(run: dict[str, Any], queries: dict[str, dict[str, QueryTimes]], n
         for engine in ENGINES
         if (times := queries[engine].get(name)) is not None and times.note
     ]
+    if run["whoosh"].get("add_note"):
+        notes.append(f"  add: whoosh: {run['whoosh']['add_note']}")
     if notes:
         lines += ["", "notes:", *notes]
     return "\n".join(lines)
