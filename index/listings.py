@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -84,6 +85,9 @@ def read_listing(path: Path) -> tuple[Listing | None, list[Notice]]:
         The listing, or None when the file had to be skipped (binary, unreadable, invalid JSON); and the
         notices about it, which are also kept on the listing.
     """
+    problem = _not_a_file(path)
+    if problem is not None:
+        return None, [Notice(str(path), problem)]
     suffix = path.suffix.lower()
     try:
         with TextLines(path) as lines:
@@ -98,6 +102,19 @@ def read_listing(path: Path) -> tuple[Listing | None, list[Notice]]:
     if listing is None:
         return None, []
     return listing, list(listing.notices)
+
+
+def _not_a_file(path: Path) -> str | None:
+    """Why `path` cannot be a listing file, or None; opening a named pipe for reading would hang."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as error:
+        return f"cannot read: {error.strerror or error}"
+    if stat.S_ISDIR(mode):
+        return "is a directory; name the directory itself in --listings to read the listings in it"
+    if not stat.S_ISREG(mode):
+        return "not a regular file (a pipe or a device); skipped"
+    return None
 
 
 def _read_text(path: Path, lines: TextLines) -> Listing:

@@ -329,10 +329,20 @@ def test_the_seeds_read_cleanly() -> None:
     assert {listing.venue for listing in listings} == {"NeurIPS"}
 
 
-def test_reading_something_that_is_not_a_file_is_a_notice(tmp_path: Path) -> None:
+def test_reading_a_directory_as_a_file_is_a_notice(tmp_path: Path) -> None:
     listing, notices = read_listing(tmp_path)
     assert listing is None
-    assert [str(notice) for notice in notices] == [f"{tmp_path}: cannot read: Is a directory"]
+    assert len(notices) == 1 and str(notices[0]).startswith(f"{tmp_path}: is a directory")
+
+
+def test_a_named_pipe_is_refused_instead_of_hanging(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    listings, notices = read_listings([fifo])
+    assert listings == []
+    assert [str(notice) for notice in notices] == [
+        f"{fifo}: not a regular file (a pipe or a device); skipped"
+    ]
 
 
 def test_authors_in_odd_shapes(tmp_path: Path) -> None:
