@@ -1,0 +1,338 @@
+"""One-line headlines for papers without a title: the named contribution plus the gist, from the abstract."""
+
+from __future__ import annotations
+
+import re
+
+from index.sanitize import sanitize
+
+# Contributions sit in the first few sentences; scanning a bounded prefix keeps a 25 KB abstract (or one
+# unbroken 25 KB token) as cheap as a normal one, and every repeat below is bounded for the same reason.
+_SCAN = 3000
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])")
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|et al|vs|cf|Fig|Eq|resp|approx)\.|\b[A-Z]\.)$")
+_SUBJECT = r"(?:\b[Ww]e|\b[Tt]his (?:position )?(?:paper|work)|\b[Oo]ur (?:work|paper)|\b[Hh]ere)"
+_ADVERB = r"(?:\s+(?:further|also|then|first|thus|therefore|instead|newly|finally|formally|here|now)\b)*"
+_VERBS = {
+    "propose": 5,
+    "introduce": 5,
+    "present": 5,
+    "develop": 4,
+    "design": 4,
+    "contribute": 4,
+    "build": 4,
+    "construct": 4,
+    "release": 4,
+    "formulate": 3,
+    "derive": 3,
+    "establish": 3,
+    "provide": 3,
+    "study": 2,
+    "investigate": 2,
+    "analyze": 2,
+    "analyse": 2,
+    "examine": 2,
+    "explore": 2,
+    "revisit": 2,
+    "uncover": 2,
+    "identify": 2,
+    "argue": 1,
+    "show": 1,
+    "prove": 1,
+    "demonstrate": 1,
+    "find": 1,
+    "recast": 3,
+    "reframe": 3,
+    "interpret": 3,
+    "view": 3,
+    "cast": 3,
+    "use": 2,
+}
+# "We also ...", "Finally, we ..." state a side result.
+_SECONDARY = re.compile(r"\b(?:also|further|additionally|finally|moreover)\b", re.IGNORECASE)
+# "In this paper, we ..." and "Here, we ..." mark the sentence the authors chose to state the paper in.
+_MAIN = re.compile(r"^(?:In this (?:paper|work)|Here|This (?:position )?(?:paper|work))\b")
+_CLAIM = re.compile(
+    r"(?:"
+    + _SUBJECT
+    + r"(?:\s+\w+ly)?"
+    + _ADVERB
+    + r"\s+|\band\s+)("
+    + "|".join(_VERBS)
+    + r")(?:s|es|d|ed)?\b[\s,:]+"
+)
+_THAT = re.compile(r"^(?:[^.;]|\.(?=\S)){0,200}?\bthat\s+")
+_CLAUSE_END = re.compile(
+    r"(?:,?\s+(?:with which|in which|by which|whereby|whose)\s|,\s+(?:which|where)\s"
+    r"|,?\s+and\s+(?:\w+ly\s+)?(?:"
+    + "|".join(_VERBS)
+    + r"|analy[sz]e|evaluate|use|apply|train|compare|obtain|achieve|validate|conduct|test)\b)"
+)
+_FOLLOW_UP = re.compile(
+    r"^(" + r"[A-Za-z0-9]{0,20}[A-Z][A-Za-z0-9]{0,30}(?:[-.][A-Za-z0-9]{1,30}){0,3}" + r")\s+"
+    r"(?:comprises|contains|consists|includes|provides|covers|spans|is|achieves|uses|enables|offers)\b"
+)
+_YIELD = re.compile(r"\b(?:yield|lead to|result in|give rise to)s?\s+(?=[a-z-]+(?:\s+[a-z-]+){0,5}\s+\()")
+# A coined name: capitals after the first letter (FuncFormer, GenZ, LIBERO-PeRM), a capital-hyphen stem
+# (Z-learner), or an acronym with an optional lower-case part (p-LiSSA, GIFs, VLM).
+_NAME = r"(?:[A-Za-z0-9]{0,20}[A-Z][A-Za-z0-9]{0,30}(?:[-.][A-Za-z0-9]{1,30}){0,3})"
+_COINED = re.compile(r"^(?:[A-Za-z0-9]*[a-z0-9][A-Z]|[A-Z]{2}|[A-Z]-|[A-Za-z0-9]+-[A-Z]|[A-Z][A-Za-z]*[0-9])")
+_NAMED_AFTER = re.compile(
+    r"^(?:(?:the|a|an)\s+)?(?:(?:novel|new|notion of|concept of)\s+)*("
+    + _NAME
+    + r")(?=\s*(?:[,:(]|—|–|$|\s+(?:which|that|to|for|as)\b))"
+)
+_CALLED = re.compile(
+    r"\b(?:called|dubbed|named|termed|coined|denoted)\s+(?:the\s+|as\s+)?[`'‘“\"]?([^`'’”\",.;:()]{2,60})"
+)
+_ACRONYM = re.compile(r"\(([A-Za-z][A-Za-z0-9-]{0,20}[A-Z][A-Za-z0-9-]{0,10}|[A-Z]{2,}s?)\)")
+_WORD = re.compile(r"[\w'’-]{1,60}")
+_PARENTHESES = re.compile(r"\s*\([^()]{0,200}\)")
+_FILLER = re.compile(
+    r"\b(?:novel|new|simple yet (?:effective|efficient)|simple|first|systematic|unified|principled|"
+    r"highly|significantly|extensive|comprehensive|designed(?= for))\s+"
+)
+_LEADING = re.compile(r"^(?:(?:a|an|the|that)\s+)+", re.IGNORECASE)
+_INTERJECTION = re.compile(r",\s+which\s[^,.;]{0,80},")
+# Where a cut reads well: before a short trailing clause (", a randomization mechanism motivated").
+_TAIL = re.compile(
+    r"(?:(?:,|:|;|\s[–—])\s+(?P<long>\S+(?:\s+\S+){0,3})|\s+(?:that|which)\s+(?P<short>\S+(?:\s+\S+)?))$"
+)
+# Words a cut headline must not end on.
+_DANGLING = frozenset(
+    re.findall(
+        r"\S+",
+        "a an the of and or for with in on to by from as at via that which its their our is are be into "
+        "over under between using while where when both either not than this these such each any whose "
+        "who can to through based without within across including toward towards against among per e.g "
+        "i.e but nor so requires require",
+    )
+)
+
+
+_UNTITLED = "Untitled paper"
+# Punctuation that means nothing at either end of a headline (an unmatched bracket, a dangling dash).
+_JUNK = " \t,;:.!?–—-()[]{}/\\|*_~'\"`“”‘’"
+
+
+def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -> str:
+    """A one-line headline: the title when there is one, else the paper's named contribution and gist.
+
+    Args:
+        plain_abstract: the abstract as `render.to_plain` returns it.
+        title: the paper's real title, if the listing has one; it wins.
+        max_len: the longest headline returned, in characters.
+
+    Returns:
+        A non-empty line of at most `max_len` characters, the same for the same input.
+    """
+    if title is not None and (clean := sanitize(title)):
+        return _fit(clean, max_len, ellipsis=True)
+    text = sanitize(plain_abstract)[:_SCAN]
+    if not text.strip(_JUNK):
+        return _UNTITLED
+    sentences = _sentences(text)
+    best = _best_claim(sentences)
+    names = _names(sentences, best)
+    gist = _gist(sentences, best)
+    if names:
+        label, expansion, description = names
+        if description.startswith("+"):
+            body = f"{expansion} {description[1:]}".strip()
+        elif description.startswith("which ") and not expansion:
+            body = _object(description[6:])
+        else:
+            body = ", ".join(part for part in (expansion, _object(description)) if part)
+        body = body or gist.replace(label, "", 1)
+        return _fit(f"{label}: {_condense(body)}" if _condense(body) else label, max_len, ellipsis=False)
+    return _fit(_capitalize(_condense(gist)), max_len, ellipsis=False)
+
+
+def _sentences(text: str) -> list[str]:
+    out: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        if _ABBREVIATION.search(text[max(start, match.start() - 8) : match.start()]):
+            continue
+        out.append(text[start : match.start()])
+        start = match.end()
+    out.append(text[start:])
+    return [s.strip() for s in out if s.strip()]
+
+
+def _best_claim(sentences: list[str]) -> tuple[int, re.Match[str]] | None:
+    """The sentence (and its verb match) that states the contribution most directly, earliest on ties."""
+    best: tuple[int, int, re.Match[str]] | None = None
+    for index, sentence in enumerate(sentences):
+        for match in _CLAIM.finditer(sentence):
+            weight = _VERBS[match.group(1)] + (3 if _MAIN.match(sentence) else 0)
+            if _SECONDARY.search(sentence[: match.end()]):
+                weight -= 2
+            if match.group(1) == "argue" and re.match(r"This position paper", sentence):
+                weight = 10
+            if best is None or weight > best[0]:
+                best = (weight, index, match)
+    return None if best is None else (best[1], best[2])
+
+
+def _names(sentences: list[str], best: tuple[int, re.Match[str]] | None) -> tuple[str, str, str] | None:
+    """(label, expansion, description) of a named contribution, looked for where the paper states it."""
+    order = list(range(len(sentences)))
+    if best is not None:
+        order.remove(best[0])
+        order.insert(0, best[0])
+    for index in order:
+        sentence = sentences[index]
+        starts = [m.end() for m in _CLAIM.finditer(sentence) if _VERBS[m.group(1)] >= 3]
+        starts += [m.end() for m in _YIELD.finditer(sentence)]
+        for start in sorted(starts):
+            found = _name_at(sentence, start)
+            if found is not None:
+                return found
+        follow = (
+            _FOLLOW_UP.match(sentences[index + 1])
+            if index == order[0] and index + 1 < len(sentences)
+            else None
+        )
+        if follow is not None and _COINED.match(follow.group(1)) and best is not None:
+            return follow.group(1), "", ""
+        called = _CALLED.search(sentence)
+        if called is not None and (index == order[0] or _COINED.match(called.group(1))):
+            name = called.group(1).strip(" `'‘’")
+            rest = sentence[: called.start()].rstrip(" ,") + sentence[called.end() :].lstrip("`'’”\" ")
+            claim = _CLAIM.search(rest)
+            rest = rest[claim.end() :] if claim is not None else rest
+            return _capitalize(name), "", _description(sentence, called.end()) or _object(rest)
+    return None
+
+
+def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
+    rest = sentence[start:]
+    direct = _NAMED_AFTER.match(rest)
+    if direct is not None and _COINED.match(direct.group(1)):
+        if re.match(r"\s+(?:as|to|for)\b", rest[direct.end() :]):
+            return None  # "we recast PE as ...": the name is the subject of the gist, not a contribution
+        return direct.group(1), "", _description(rest, direct.end())
+    acronyms = [m for m in _ACRONYM.finditer(rest) if m.start() < 160]
+    labels: list[str] = []
+    expansions: list[str] = []
+    end = 0
+    for match in acronyms:
+        expansion = _expansion(rest[: match.start()], match.group(1))
+        if expansion is None:
+            continue
+        if labels and not re.fullmatch(r"\s*(?:and|,)\s*", rest[end : match.start() - len(expansion) - 1]):
+            break
+        labels.append(match.group(1))
+        expansions.append(expansion)
+        end = match.end()
+    if not labels:
+        return None
+    return " and ".join(labels), " and ".join(expansions), _description(rest, end)
+
+
+def _expansion(before: str, acronym: str) -> str | None:
+    """The words an acronym abbreviates (Schwartz-Hearst: its letters in order, the first starting a word)."""
+    letters = [c.lower() for c in acronym if c.isalnum()]
+    if letters and acronym.endswith("s") and sum(c.isupper() for c in acronym) >= 2:
+        letters = letters[:-1]
+    words = _WORD.findall(before[-200:])
+    for count in range(1, min(len(words), len(letters) + 6) + 1):
+        span = words[-count:]
+        if not span[0].lower().startswith(letters[0]):
+            continue
+        if _in_order(letters, " ".join(span).lower()):
+            return " ".join(span)
+    return None
+
+
+def _in_order(letters: list[str], text: str) -> bool:
+    position = 0
+    for letter in letters:
+        position = text.find(letter, position)
+        if position < 0:
+            return False
+        position += 1
+    return True
+
+
+def _description(text: str, start: int) -> str:
+    """The appositive after a name: in `FuncFormer, a Graph Transformer that ...`, what follows the comma."""
+    rest = re.sub(r"^\s*\([^()]{0,200}\)", "", text[start:])
+    match = re.match(r"\s*[,:—–]\s*(?:which (?:is|are)\s+)?((?:a|an|the)\s+[^.;]{3,300})", rest)
+    if match is not None:
+        return match.group(1)
+    match = re.match(r"\s*,\s*which\s+([^.;]{3,300})", rest)
+    if match is not None:
+        return "which " + match.group(1)
+    kinds = (
+        r"framework|method|model|approach|algorithm|benchmark|dataset|pipeline|system|architecture|technique"
+    )
+    match = re.match(r"\s+((?:" + kinds + r")\b[^.;]{0,200})", rest)
+    return "" if match is None else "+" + match.group(1)
+
+
+def _object(text: str) -> str:
+    """What a claim is about: the part after the verb, without a trailing `and prove ...` clause."""
+    cut = _CLAUSE_END.search(text)
+    if cut is None or len(text[: cut.start()].split()) < 4:
+        return text
+    return text[: cut.start()]
+
+
+def _gist(sentences: list[str], best: tuple[int, re.Match[str]] | None) -> str:
+    if best is None:
+        return sentences[0]
+    index, match = best
+    sentence = sentences[index]
+    rest = sentence[match.end() :]
+    if match.group(1) in ("argue", "show", "prove", "demonstrate", "find", "establish") and _THAT.match(rest):
+        rest = rest[_THAT.match(rest).end() :]  # type: ignore[union-attr]
+    if match.group(1) == "argue" and sentence.startswith("This position paper"):
+        return "Position: " + _capitalize(_condense(_object(rest)))
+    return _object(rest) or sentence
+
+
+def _condense(text: str) -> str:
+    text = _INTERJECTION.sub("", _PARENTHESES.sub("", text)).strip(" ,;:")
+    text = re.sub(r"\s*\b(?:to|in) this (?:study|paper|work)\b", "", text)
+    text = _FILLER.sub("", text)
+    text = _LEADING.sub("", text)
+    return " ".join(text.split()).strip(" ,;:.–—-")
+
+
+def _drop_dangling(words: list[str]) -> None:
+    while len(words) > 1 and (words[-1].lower().strip(",;:") in _DANGLING or not words[-1].strip(",;:–—-")):
+        words.pop()
+
+
+def _capitalize(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
+    """Cut at a word boundary without a dangling `of`/`and`/`the`; a single endless token is cut hard."""
+    text = " ".join(text.split()).strip(_JUNK)
+    if not text:
+        return _UNTITLED
+    if len(text) <= max_len:
+        return text
+    if " " not in text[:max_len]:
+        return text[: max_len - 1].rstrip(_JUNK) + "…"
+    limit = max_len - 1 if ellipsis else max_len
+    words = text[: limit + 1].split(" ")
+    if len(words) > 1:
+        words = words[:-1] if len(" ".join(words)) > limit else words
+    _drop_dangling(words)
+    if len(words) > 1 and words[-1].endswith("ing") and words[-2].lower() in _DANGLING:
+        words.pop()  # "by removing": a preposition whose object was cut off
+        _drop_dangling(words)
+    cut = " ".join(words).rstrip(" ,;:–—-")
+    tail = _TAIL.search(cut)
+    if tail is not None and tail.start() >= 30:
+        cut = cut[: tail.start()]
+        words = cut.split(" ")
+        _drop_dangling(words)
+        cut = " ".join(words).rstrip(" ,;:–—-")
+    cut = cut[:limit]
+    return cut + "…" if ellipsis else cut
