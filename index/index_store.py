@@ -229,7 +229,7 @@ def _state_path(build: Path, kind: str, generation: int) -> Path:
     return build / f"{kind}-{generation}.bin"
 
 
-def write_state(build: Path, manifest: Manifest, snapshot: bytes, hashes: dict[str, str]) -> None:
+def write_state(build: Path, manifest: Manifest, snapshot: bytes, hashes: dict[str, bytes]) -> None:
     """Record one generation's snapshot, hashes and (last, as the commit marker) its manifest."""
     generation = manifest.generation
     write_atomic(_state_path(build, "snapshot", generation), snapshot)
@@ -270,7 +270,7 @@ def read_snapshot_bytes(build: Path, generation: int) -> bytes | None:
         return None
 
 
-def read_hashes(build: Path, generation: int) -> dict[str, str]:
+def read_hashes(build: Path, generation: int) -> dict[str, bytes]:
     try:
         hashes = _load(_state_path(build, "hashes", generation))
     except (OSError, ValueError, EOFError, TypeError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import marshal
 import re
 from typing import Any
 
@@ -85,22 +86,23 @@ def document(paper: Paper, plain_abstract: str) -> dict[str, Any]:
     return doc
 
 
-def content_hash(paper: Paper) -> str:
+def content_hash(paper: Paper) -> bytes:
     """A digest of every raw input a paper's document is made from, so an update re-indexes only real changes.
 
     Hashing the raw fields (not the rendered abstract) lets an update skip rendering unchanged papers;
-    a change to rendering itself is a SCHEMA_VERSION bump.
+    a change to rendering itself is a SCHEMA_VERSION bump. marshal format 2 (before object references
+    existed) is deterministic for equal values and serialises the tuple at C speed.
     """
-    parts = [
-        str(SCHEMA_VERSION),
+    fields = (
+        SCHEMA_VERSION,
         paper.id,
         paper.headline,
-        paper.title or "",
+        paper.title,
         paper.abstract,
-        "\x1e".join(paper.authors),
-        paper.venue or "",
-        "" if paper.year is None else str(paper.year),
-        paper.status or "",
-        "\x1e".join(dict.fromkeys(source.listing for source in paper.sources)),
-    ]
-    return hashlib.blake2b("\x1f".join(parts).encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+        paper.authors,
+        paper.venue,
+        paper.year,
+        paper.status,
+        tuple(dict.fromkeys(source.listing for source in paper.sources)),
+    )
+    return hashlib.blake2b(marshal.dumps(fields, 2), digest_size=12).digest()
