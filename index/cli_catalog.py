@@ -66,10 +66,20 @@ def register(
     show.set_defaults(handler=_run_show)
 
 
-def _load(args: argparse.Namespace, headlines: Callable[[Entry], str] = headline_for) -> Catalog:
-    """The catalog for these options, its warnings already on stderr."""
+def _load(
+    args: argparse.Namespace, headlines: Callable[[Entry], str] = headline_for, *, required: bool = True
+) -> Catalog:
+    """The catalog for these options, its warnings already on stderr.
+
+    Raises:
+        CommandError: `required` and not one listing file could be read, so an empty answer would mislead.
+    """
     catalog = load_catalog(cli_common.listing_paths(args), headlines)
     cli_common.warn(sanitize(str(notice)) for notice in catalog.notices)
+    if required and not catalog.listings:
+        from index.cli import CommandError  # late: index.cli imports this module while building its parser
+
+        raise CommandError("no listing files could be read; check --listings / PAPERS_LISTINGS")
     return catalog
 
 
@@ -85,7 +95,7 @@ def _run_list(args: argparse.Namespace) -> int:
 
 def _run_stats(args: argparse.Namespace) -> int:
     """Count listings, paper paragraphs, distinct papers and duplicates, and repeat any warnings."""
-    catalog = _load(args, no_headline)
+    catalog = _load(args, no_headline, required=False)
     warnings = [sanitize(str(notice)) for notice in catalog.notices]
     if args.json:
         listings = [

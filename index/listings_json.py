@@ -50,7 +50,7 @@ def _read_lines(path: Path, text_lines: Iterable[str], lines: TextLines) -> List
         try:
             value = json.loads(line)
         except json.JSONDecodeError as error:
-            problem = f"not valid JSON ({error.msg}, column {error.colno}); skipped"
+            problem = f"not valid JSON ({_position(error, line=False)}); skipped"
             notices.append(Notice(shown, problem, line_number))
             continue
         _collect(value, number, line_number, shown, records, notices)
@@ -76,13 +76,19 @@ def read_json(path: Path, lines: TextLines) -> Listing:
         for number, (line, value) in enumerate(_array_items(text), start=1):
             _collect(value, number, line, shown, records, notices)
     except json.JSONDecodeError as error:
-        where = f"line {error.lineno} column {error.colno}"
-        message = f"not a valid JSON array ({error.msg} at {where}); file skipped"
+        message = f"not a valid JSON array ({_position(error, line=True)}); file skipped"
         raise NotText(message) from error
     except _NotAnArray as error:
         message = "expected a JSON array of paper records (or one object per line in .jsonl); file skipped"
         raise NotText(message) from error
     return _listing(path, "json", records, notices, lines)
+
+
+def _position(error: json.JSONDecodeError, *, line: bool) -> str:
+    """ "Expecting ',' delimiter at line 4 column 3", minding messages that already end in "at"."""
+    where = f"line {error.lineno} column {error.colno}" if line else f"column {error.colno}"
+    joiner = " " if error.msg.endswith(" at") else " at "
+    return f"{error.msg}{joiner}{where}"
 
 
 class _NotAnArray(Exception):

@@ -208,7 +208,7 @@ def test_hostile_text_never_reaches_the_terminal_raw(tmp_path: Path) -> None:
     for result in outputs:
         assert result.returncode == 0, result.stderr
         assert "\x1b" not in result.stdout + result.stderr and "\x9b" not in result.stdout + result.stderr
-    assert "[bold red]markup[/]" in outputs[0].stdout  # shown literally, never interpreted
+    assert "[bold red]markup" in outputs[0].stdout  # shown literally, never interpreted
     shown = json.loads(outputs[-1].stdout)
     assert shown["raw"] == abstract  # JSON keeps the data exact, escaped
 
@@ -228,3 +228,15 @@ def test_stats_reads_the_whole_corpus() -> None:
     stats = _json("stats", "--listings", str(CORPUS / "listings"))
     assert (stats["listings"], stats["paragraphs"]) == (163, 56349)
     assert stats["papers"] + stats["duplicates"] == 56349 and stats["warnings"] == []
+
+
+def test_list_and_show_fail_when_no_listing_could_be_read_but_stats_reports_zero(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nope")
+    for args in (("list",), ("show", "abcd")):
+        result = run_papers(*args, "--listings", missing)
+        assert result.returncode == 1 and result.stdout == ""
+        assert result.stderr.splitlines()[-1] == (
+            "papers: no listing files could be read; check --listings / PAPERS_LISTINGS"
+        )
+    stats = run_papers("stats", "--json", "--listings", missing)
+    assert stats.returncode == 0 and json.loads(stats.stdout)["listings"] == 0

@@ -216,7 +216,7 @@ def test_jsonl_skips_bad_lines_with_a_warning_each_and_loads_the_rest() -> None:
     assert [entry.source.paragraph for entry in listing.entries] == [1, 2, 5]
     shown = str(LISTINGS / "records.jsonl")
     assert len(notices) == 3
-    assert notices[0].startswith(f"{shown}:3: not valid JSON (Unterminated string")
+    assert notices[0] == f"{shown}:3: not valid JSON (Unterminated string starting at column 34); skipped"
     assert notices[1] == f"{shown}:4: record 4 has no abstract; skipped"
     assert notices[2] == f"{shown}:7: record 6 has no abstract; skipped"
 
