@@ -60,6 +60,10 @@ def toggles(data_dir: Path, seed: int, count: int, ready: Path, others: list[Pat
         else:
             applied: Applied = setters[op]([paper_id])
             _emit({"seq": applied.seq, "op": op, "id": paper_id})
+        # A moment's pause now and then, as between a person's key presses, so neither process can hold
+        # the write lock for its whole run and starve the other into running strictly after it.
+        if rng.random() < 0.2:
+            time.sleep(rng.random() * 0.002)
     store.close()
 
 

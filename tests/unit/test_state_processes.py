@@ -72,7 +72,7 @@ def test_two_processes_toggling_concurrently_lose_nothing(tmp_path: Path) -> Non
     owners = [entry["seq"] in first for entry in merged]
     switches = sum(1 for a, b in itertools.pairwise(owners) if a != b)
     print(f"commit-order switches between the two processes: {switches}")
-    assert switches >= 2
+    assert switches >= 10
 
     store = StateStore.open(data_dir)
     try:
