@@ -100,13 +100,19 @@ def test_show_json_has_text_raw_and_sources(seed_papers: list[dict[str, Any]]) -
     assert paper_id(shown["raw"]) == paper["id"]
 
 
-def test_show_renders_markup_and_raw_keeps_it(seed_papers: list[dict[str, Any]]) -> None:
-    marked = next(paper for paper in seed_papers if "*" in _json("show", paper["id"])["raw"])
-    rendered = run_papers("show", marked["id"]).stdout
-    raw = run_papers("show", marked["id"], "--raw").stdout
-    body_rendered = rendered.split(f"id: {marked['id']}\n\n", 1)[1]
-    body_raw = raw.split(f"id: {marked['id']}\n\n", 1)[1]
-    assert "*" in body_raw and "*" not in body_rendered
+def test_show_renders_markup_and_raw_keeps_it(tmp_path: Path) -> None:
+    abstract = "We introduce the *magnitude potential* -- a quantity $\\alpha$ for memorization. " * 8
+    listing = tmp_path / "marked.txt"
+    listing.write_text(f"Test 2026 Papers\n\n{abstract}\n")
+    key = paper_id(abstract)
+    rendered = run_papers("show", key, "--listings", str(listing), env={"COLUMNS": "200"})
+    raw = run_papers("show", key, "--raw", "--listings", str(listing))
+    body_rendered = rendered.stdout.split(f"id: {key}\n\n", 1)[1]
+    body_raw = raw.stdout.split(f"id: {key}\n\n", 1)[1]
+    assert body_raw.strip() == abstract.strip()
+    assert "*" not in body_rendered and "$" not in body_rendered and "magnitude potential" in body_rendered
+    # Wrapped for reading, never wider than 100 columns even on a wide terminal.
+    assert len(body_rendered.splitlines()) > 5
     assert max(len(line) for line in body_rendered.splitlines()) <= 100
 
 

@@ -167,6 +167,7 @@ def test_a_200_kb_paragraph_is_one_paper(tmp_path: Path) -> None:
     assert listing.entries[1].source.line == 3 + len(lines) + 1
 
 
+@pytest.mark.slow
 def test_100000_paragraphs_stream_without_holding_the_file_as_lines(tmp_path: Path) -> None:
     path = tmp_path / "many.txt"
     count = 100_000
