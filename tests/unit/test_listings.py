@@ -365,3 +365,12 @@ def test_authors_in_odd_shapes(tmp_path: Path) -> None:
         ("A", "B"),
         (),
     ]
+
+
+def test_a_directory_without_listing_files_says_so(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("x")
+    files, notices = expand_paths([tmp_path])
+    assert files == []
+    assert [str(notice) for notice in notices] == [
+        f"{tmp_path}: directory holds no listing files (*.txt, *.json, *.jsonl)"
+    ]
