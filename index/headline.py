@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from index.sanitize import sanitize
@@ -9,10 +10,12 @@ from index.sanitize import sanitize
 # Contributions sit in the first few sentences; scanning a bounded prefix keeps a 25 KB abstract (or one
 # unbroken 25 KB token) as cheap as a normal one, and every repeat below is bounded for the same reason.
 _SCAN = 3000
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])")
-_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|et al|vs|cf|Fig|Eq|resp|approx)\.|\b[A-Z]\.)$")
-_SUBJECT = r"(?:\b[Ww]e|\b[Tt]his (?:position )?(?:paper|work)|\b[Oo]ur (?:work|paper)|\b[Hh]ere)"
-_ADVERB = r"(?:\s+(?:further|also|then|first|thus|therefore|instead|newly|finally|formally|here|now)\b)*"
+_SENTENCE_END = re.compile(r"[.!?]\s+(?=[A-Z0-9\"“(\[])")  # a leading lookbehind would make it 10x slower
+_ABBREVIATIONS = frozenset(("e.g.", "i.e.", "al.", "vs.", "cf.", "Fig.", "Eq.", "resp.", "approx.", "etc."))
+# Who makes a claim ("we propose", "this paper argues", "... and introduce"), and the adverbs that may sit
+# between subject and verb ("we further show", "we theoretically prove").
+_SUBJECTS = ("we ", "this paper ", "this work ", "this position paper ", "our work ", "our paper ", "and ")
+_ADVERBS = frozenset(("further", "also", "then", "first", "thus", "therefore", "instead", "now", "here"))
 _VERBS = {
     "propose": 5,
     "introduce": 5,
@@ -52,15 +55,12 @@ _VERBS = {
 _SECONDARY = re.compile(r"\b(?:also|further|additionally|finally|moreover)\b", re.IGNORECASE)
 # "In this paper, we ..." and "Here, we ..." mark the sentence the authors chose to state the paper in.
 _MAIN = re.compile(r"^(?:In this (?:paper|work)|Here|This (?:position )?(?:paper|work))\b")
-_CLAIM = re.compile(
-    r"(?:"
-    + _SUBJECT
-    + r"(?:\s+\w+ly)?"
-    + _ADVERB
-    + r"\s+|\band\s+)("
-    + "|".join(_VERBS)
-    + r")(?:s|es|d|ed)?\b[\s,:]+"
-)
+# Claims are found by looking up verb forms with str.find and checking the few words before each hit: a
+# regex scanning every position of every abstract costs more than the whole rest of the headline.
+_CLAIM_AFTER = re.compile(r"[\s,:]+")
+_FORMS = {verb + suffix: verb for verb in _VERBS for suffix in ("", "s", "es", "d", "ed")}
+_FORMS |= {"studies": "study", "studied": "study", "found": "find", "built": "build", "shown": "show"}
+_LETTERS = re.compile(r"[a-z]+")
 _THAT = re.compile(r"^(?:[^.;]|\.(?=\S)){0,200}?\bthat\s+")
 _CLAUSE_END = re.compile(
     r"(?:,?\s+(?:with which|in which|by which|whereby|whose)\s|,\s+(?:which|where)\s"
@@ -82,6 +82,8 @@ _NAMED_AFTER = re.compile(
     + _NAME
     + r")(?=\s*(?:[,:(]|—|–|$|\s+(?:which|that|to|for|as)\b))"
 )
+_CALLED_WORDS = ("called", "dubbed", "named", "termed", "coined", "denoted")
+_YIELD_WORDS = ("yield", "lead to", "result in", "give rise")
 _CALLED = re.compile(
     r"\b(?:called|dubbed|named|termed|coined|denoted)\s+(?:the\s+|as\s+)?[`'‘“\"]?([^`'’”\",.;:()]{2,60})"
 )
@@ -128,12 +130,15 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     """
     if title is not None and (clean := sanitize(title)):
         return _fit(clean, max_len, ellipsis=True)
-    text = sanitize(plain_abstract)[:_SCAN]
+    text = plain_abstract[:_SCAN]
+    if not text.isprintable() or "  " in text or text[:1] == " " or text[-1:] == " ":
+        text = sanitize(text)  # already clean when it comes from render.to_plain, the usual caller
     if not text.strip(_JUNK):
         return _UNTITLED
     sentences = _sentences(text)
-    best = _best_claim(sentences)
-    names = _names(sentences, best)
+    claims = _claims_by_sentence(sentences)
+    best = _best_claim(sentences, claims)
+    names = _names(sentences, claims, best)
     gist = _gist(sentences, best)
     if names:
         label, expansion, description = names
@@ -152,39 +157,91 @@ def _sentences(text: str) -> list[str]:
     out: list[str] = []
     start = 0
     for match in _SENTENCE_END.finditer(text):
-        if _ABBREVIATION.search(text[max(start, match.start() - 8) : match.start()]):
-            continue
-        out.append(text[start : match.start()])
+        stop = match.start() + 1
+        last = text[max(start, stop - 8) : stop].rsplit(" ", 1)[-1]
+        if last in _ABBREVIATIONS or (len(last) == 2 and last[0].isupper()):
+            continue  # "e.g. Adam", "J. Smith": not a sentence end
+        out.append(text[start:stop])
         start = match.end()
     out.append(text[start:])
     return [s.strip() for s in out if s.strip()]
 
 
-def _best_claim(sentences: list[str]) -> tuple[int, re.Match[str]] | None:
+def _claims(text: str) -> list[tuple[int, str, int]]:
+    """(verb start, verb, end of verb and trailing space) for every "we propose"-like claim, in order."""
+    lowered = text.lower()
+    found: list[tuple[int, str, int]] = []
+    for subject in _SUBJECTS:
+        index = lowered.find(subject)
+        while index >= 0:
+            if index == 0 or not lowered[index - 1].isalnum():
+                claim = _verb_after(text, lowered, index + len(subject))
+                if claim is not None:
+                    found.append(claim)
+            index = lowered.find(subject, index + 1)
+    return sorted(found)
+
+
+def _verb_after(text: str, lowered: str, position: int) -> tuple[int, str, int] | None:
+    """The claim verb right after a subject, past up to three adverbs; None when another word comes first."""
+    for _ in range(4):
+        word = _LETTERS.match(lowered, position)
+        if word is None:
+            return None
+        verb = _FORMS.get(word.group(0))
+        if verb is not None:
+            after = _CLAIM_AFTER.match(text, word.end())
+            return None if after is None else (position, verb, after.end())
+        if not (word.group(0).endswith("ly") or word.group(0) in _ADVERBS):
+            return None
+        position = word.end() + 1
+    return None
+
+
+def _claims_by_sentence(sentences: list[str]) -> list[list[tuple[str, int]]]:
+    """Claims of each sentence as (verb, end offset in the sentence), found in one pass over the text."""
+    text = " ".join(sentences)
+    starts = [0]
+    for sentence in sentences[:-1]:
+        starts.append(starts[-1] + len(sentence) + 1)
+    out: list[list[tuple[str, int]]] = [[] for _ in sentences]
+    for position, verb, end in _claims(text):
+        index = bisect.bisect_right(starts, position) - 1
+        out[index].append((verb, end - starts[index]))
+    return out
+
+
+def _best_claim(sentences: list[str], claims: list[list[tuple[str, int]]]) -> tuple[int, str, int] | None:
     """The sentence (and its verb match) that states the contribution most directly, earliest on ties."""
-    best: tuple[int, int, re.Match[str]] | None = None
+    best: tuple[int, int, str, int] | None = None
     for index, sentence in enumerate(sentences):
-        for match in _CLAIM.finditer(sentence):
-            weight = _VERBS[match.group(1)] + (3 if _MAIN.match(sentence) else 0)
-            if _SECONDARY.search(sentence[: match.end()]):
+        for verb, end in claims[index]:
+            weight = _VERBS[verb] + (3 if _MAIN.match(sentence) else 0)
+            if _SECONDARY.search(sentence[:end]):
                 weight -= 2
-            if match.group(1) == "argue" and re.match(r"This position paper", sentence):
+            if verb == "argue" and sentence.startswith("This position paper"):
                 weight = 10
             if best is None or weight > best[0]:
-                best = (weight, index, match)
-    return None if best is None else (best[1], best[2])
+                best = (weight, index, verb, end)
+    return None if best is None else best[1:]
 
 
-def _names(sentences: list[str], best: tuple[int, re.Match[str]] | None) -> tuple[str, str, str] | None:
+def _names(
+    sentences: list[str], claims: list[list[tuple[str, int]]], best: tuple[int, str, int] | None
+) -> tuple[str, str, str] | None:
     """(label, expansion, description) of a named contribution, looked for where the paper states it."""
+    whole = " ".join(sentences)
+    may_yield = any(word in whole for word in _YIELD_WORDS)
+    may_call = any(word in whole for word in _CALLED_WORDS)
     order = list(range(len(sentences)))
     if best is not None:
         order.remove(best[0])
         order.insert(0, best[0])
     for index in order:
         sentence = sentences[index]
-        starts = [m.end() for m in _CLAIM.finditer(sentence) if _VERBS[m.group(1)] >= 3]
-        starts += [m.end() for m in _YIELD.finditer(sentence)]
+        starts = [end for verb, end in claims[index] if _VERBS[verb] >= 3]
+        if may_yield and any(word in sentence for word in _YIELD_WORDS):
+            starts += [m.end() for m in _YIELD.finditer(sentence)]
         for start in sorted(starts):
             found = _name_at(sentence, start)
             if found is not None:
@@ -196,12 +253,12 @@ def _names(sentences: list[str], best: tuple[int, re.Match[str]] | None) -> tupl
         )
         if follow is not None and _COINED.match(follow.group(1)) and best is not None:
             return follow.group(1), "", ""
-        called = _CALLED.search(sentence)
+        called = _CALLED.search(sentence) if may_call and any(w in sentence for w in _CALLED_WORDS) else None
         if called is not None and (index == order[0] or _COINED.match(called.group(1))):
             name = called.group(1).strip(" `'‘’")
             rest = sentence[: called.start()].rstrip(" ,") + sentence[called.end() :].lstrip("`'’”\" ")
-            claim = _CLAIM.search(rest)
-            rest = rest[claim.end() :] if claim is not None else rest
+            claim = _claims(rest)
+            rest = rest[claim[0][2] :] if claim else rest
             return _capitalize(name), "", _description(sentence, called.end()) or _object(rest)
     return None
 
@@ -280,15 +337,18 @@ def _object(text: str) -> str:
     return text[: cut.start()]
 
 
-def _gist(sentences: list[str], best: tuple[int, re.Match[str]] | None) -> str:
+def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
     if best is None:
         return sentences[0]
-    index, match = best
+    index, verb, end = best
     sentence = sentences[index]
-    rest = sentence[match.end() :]
-    if match.group(1) in ("argue", "show", "prove", "demonstrate", "find", "establish") and _THAT.match(rest):
-        rest = rest[_THAT.match(rest).end() :]  # type: ignore[union-attr]
-    if match.group(1) == "argue" and sentence.startswith("This position paper"):
+    rest = sentence[end:]
+    that = (
+        _THAT.match(rest) if verb in ("argue", "show", "prove", "demonstrate", "find", "establish") else None
+    )
+    if that is not None:
+        rest = rest[that.end() :]
+    if verb == "argue" and sentence.startswith("This position paper"):
         return "Position: " + _capitalize(_condense(_object(rest)))
     return _object(rest) or sentence
 
