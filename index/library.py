@@ -133,10 +133,8 @@ class Library:
         self.catalog = catalog
         self.papers: Sequence[Paper] = LazyPapers(catalog.papers) if lazy else catalog.papers
         self._position = {paper.id: number for number, paper in enumerate(catalog.papers)}
-        self.spans_several_listings = (
-            len(catalog.listings) > 1
-            or len({(paper.venue, paper.year) for paper in catalog.papers[:1000]}) > 1
-        )
+        # Three files of one conference are one listing to a reader: show venue/year only when they differ.
+        self.spans_several_listings = len({(paper.venue, paper.year) for paper in catalog.papers}) > 1
         self._rendered = lru_cache(maxsize=256)(self._render)
 
     def build_index(self, progress: Progress | None = None) -> str:
@@ -242,3 +240,13 @@ class Library:
     def session_set(self, key: str, value: Any) -> None:
         # A read-only store keeps the value in memory for this run rather than interrupting the reader.
         self.state.set_session(key, value)
+
+    # ---- added for the reader (tui): whole sets, so a list of 50k ids is filtered with one query ----------
+
+    def starred_ids(self) -> set[str]:
+        """Every starred id (one query): the reader filters and draws rows from this, not per-id lookups."""
+        return self.state.starred_ids()
+
+    def read_ids(self) -> set[str]:
+        """Every read id (one query), for the same reason as `starred_ids`."""
+        return self.state.read_ids()
