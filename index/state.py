@@ -10,22 +10,42 @@ renaming listings never touches it, and state for papers no longer listed is kep
 from __future__ import annotations
 
 import json
-import math
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from index.models import Notice
+from index.state_changes import (
+    UNDO_DEPTH,
+    Change,
+    Field,
+    PaperState,
+    apply_changes,
+    field_name,
+    row_state,
+    stored,
+    to_float,
+)
 from index.state_db import error_code, open_database
 
-Field = Literal["starred", "read"]
-FIELDS: tuple[Field, ...] = ("starred", "read")
-UNDO_DEPTH = 100
-"""Change groups kept for undo (the reader promises at least 50)."""
+__all__ = [
+    "UNDO_DEPTH",
+    "Applied",
+    "Change",
+    "Field",
+    "JSONValue",
+    "PaperState",
+    "StateError",
+    "StateLookup",
+    "StateReadOnlyError",
+    "StateStore",
+    "Toggled",
+]
+
 RETRY_FOR_S = 30.0
 """How long a write keeps retrying while other processes hold the lock, beyond SQLite's own busy timeout."""
 
@@ -50,21 +70,6 @@ class StateLookup(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
-    """Set one field of one paper.
-
-    `at=None` is a local action: it always takes effect, stamped now (and never earlier than the value it
-    replaces, so it also wins later merges). A given `at` is a merged value: it applies only when
-    `(at, value)` is newer than what is stored, which makes merging idempotent and order-independent.
-    """
-
-    paper_id: str
-    field: Field
-    value: bool
-    at: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class Applied:
     """The outcome of one committed write: its place in the global commit order and the papers it changed."""
 
@@ -78,28 +83,6 @@ class Toggled:
 
     value: bool
     seq: int
-
-
-@dataclass(frozen=True, slots=True)
-class PaperState:
-    """One paper's stored state; a `*_at` without the flag is a tombstone (unstarred/unread at that time)."""
-
-    id: str
-    starred: bool = False
-    starred_at: float | None = None
-    read: bool = False
-    read_at: float | None = None
-
-
-Stored = tuple[int, float] | None
-"""A field as stored: (value, time), or None when it was never set."""
-
-
-def _newer(candidate: tuple[int, float], current: Stored) -> bool:
-    """Total order on (time, value): ties on time go to the set value, so merges agree on every machine."""
-    if current is None:
-        return True
-    return (candidate[1], candidate[0]) > (current[1], current[0])
 
 
 class StateStore:
@@ -151,7 +134,7 @@ class StateStore:
 
     def _ids(self, field: Field) -> set[str]:
         """Ids with `field` set, cached until any process commits: search filters call this per query."""
-        name = _field(field)
+        name = field_name(field)
         with self._lock:
             # data_version moves when another connection commits; our own commits bump _writes.
             version = (int(self._conn.execute("PRAGMA data_version").fetchone()[0]), self._writes)
@@ -173,7 +156,7 @@ class StateStore:
         rows = self._query(
             "SELECT id, starred_at FROM paper_state WHERE starred = 1 ORDER BY starred_at DESC, id"
         )
-        return [(str(paper_id), _float(at)) for paper_id, at in rows]
+        return [(str(paper_id), to_float(at)) for paper_id, at in rows]
 
     def state(self, paper_id: str) -> PaperState:
         return self.states([paper_id])[paper_id]
@@ -186,12 +169,12 @@ class StateStore:
             chunk = wanted[start : start + 500]
             marks = ",".join("?" * len(chunk))
             for row in self._query(f"SELECT * FROM paper_state WHERE id IN ({marks})", chunk):
-                found[str(row[0])] = _row_state(row)
+                found[str(row[0])] = row_state(row)
         return {paper_id: found.get(paper_id, PaperState(paper_id)) for paper_id in wanted}
 
     def records(self) -> list[PaperState]:
         """Every stored paper, tombstones included, in id order: what an export carries."""
-        return [_row_state(row) for row in self._query("SELECT * FROM paper_state ORDER BY id")]
+        return [row_state(row) for row in self._query("SELECT * FROM paper_state ORDER BY id")]
 
     # -- writes ------------------------------------------------------------------------------------------
 
@@ -223,7 +206,7 @@ class StateStore:
         result: list[bool] = []
 
         def build(conn: sqlite3.Connection) -> list[Change]:
-            current = _stored(conn, paper_id, field)
+            current = stored(conn, paper_id, field)
             result[:] = [not (current is not None and current[0] == 1)]
             return [Change(paper_id, field, result[0])]
 
@@ -261,9 +244,9 @@ class StateStore:
             conn.execute("DELETE FROM undo_entry WHERE group_id = ?", (group,))
             conn.execute("DELETE FROM undo_group WHERE id = ?", (group,))
             restore = [
-                Change(str(paper_id), _field(str(field)), bool(old_value))
+                Change(str(paper_id), field_name(str(field)), bool(old_value))
                 for paper_id, field, old_value, new_value in entries
-                if (_stored(conn, str(paper_id), _field(str(field))) or (None,))[0] == new_value
+                if (stored(conn, str(paper_id), field_name(str(field))) or (None,))[0] == new_value
             ]
             undone[0] = tuple(change.paper_id for change in restore)
             return restore
@@ -310,7 +293,7 @@ class StateStore:
         def body(conn: sqlite3.Connection) -> Applied:
             row = conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'commit_seq' RETURNING value")
             seq = int(row.fetchone()[0])
-            changed = _apply_changes(conn, build(conn), label, record_undo)
+            changed = apply_changes(conn, build(conn), label, record_undo)
             return Applied(seq, changed)
 
         return self._transaction(body)
@@ -357,83 +340,6 @@ def _user_error(error: sqlite3.Error, path: Path) -> StateError:
     if code == sqlite3.SQLITE_BUSY:
         return StateError(f"{path} stayed locked by another papers process for {RETRY_FOR_S:.0f} s")
     return StateError(f"cannot save stars or read marks to {path}: {error}")
-
-
-def _field(name: str) -> Field:
-    if name == "starred":
-        return "starred"
-    if name == "read":
-        return "read"
-    raise ValueError(f"unknown state field {name!r}")
-
-
-def _row_state(row: tuple[object, ...]) -> PaperState:
-    paper_id, starred, starred_at, read, read_at = row
-    return PaperState(
-        str(paper_id),
-        starred == 1,
-        None if starred_at is None else _float(starred_at),
-        read == 1,
-        None if read_at is None else _float(read_at),
-    )
-
-
-def _stored(conn: sqlite3.Connection, paper_id: str, field: Field) -> Stored:
-    name = _field(field)  # a whitelisted column name, never user text
-    row = conn.execute(f"SELECT {name}, {name}_at FROM paper_state WHERE id = ?", (paper_id,)).fetchone()
-    if row is None or row[0] is None or row[1] is None:
-        return None
-    return int(row[0]), float(row[1])
-
-
-def _apply_changes(
-    conn: sqlite3.Connection, changes: Sequence[Change], label: str, record_undo: bool
-) -> tuple[str, ...]:
-    """Write the effective changes, logging (old, new) per field so `undo` can revert exactly this group."""
-    now = time.time()
-    changed: list[str] = []
-    # Per field: the value before this group and the value it ends with (a group may touch a field twice).
-    logged: dict[tuple[str, Field], tuple[Stored, int, float]] = {}
-    for change in changes:
-        name = _field(change.field)
-        current = _stored(conn, change.paper_id, name)
-        value = int(change.value)
-        if change.at is None:
-            if current is not None and current[0] == value:
-                continue  # already so: keep the original time (when it was first starred)
-            at = now if current is None else max(now, math.nextafter(current[1], math.inf))
-        else:
-            if not math.isfinite(change.at) or not _newer((value, change.at), current):
-                continue
-            at = change.at
-        conn.execute(
-            f"INSERT INTO paper_state (id, {name}, {name}_at) VALUES (?, ?, ?) ON CONFLICT (id) "
-            f"DO UPDATE SET {name} = excluded.{name}, {name}_at = excluded.{name}_at",
-            (change.paper_id, value, at),
-        )
-        changed.append(change.paper_id)
-        first = logged.get((change.paper_id, name))
-        logged[(change.paper_id, name)] = (current if first is None else first[0], value, at)
-    if record_undo and logged:
-        cursor = conn.execute("INSERT INTO undo_group (created_at, label) VALUES (?, ?)", (now, label))
-        group = int(cursor.lastrowid or 0)
-        conn.executemany(
-            "INSERT INTO undo_entry (group_id, paper_id, field, old_value, old_at, new_value, new_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (group, paper_id, name, *(old or (None, None)), value, at)
-                for (paper_id, name), (old, value, at) in logged.items()
-            ],
-        )
-        conn.execute("DELETE FROM undo_entry WHERE group_id <= ?", (group - UNDO_DEPTH,))
-        conn.execute("DELETE FROM undo_group WHERE id <= ?", (group - UNDO_DEPTH,))
-    return tuple(dict.fromkeys(changed))
-
-
-def _float(value: object) -> float:
-    if isinstance(value, int | float):
-        return float(value)
-    raise TypeError(f"expected a number in the state database, found {value!r}")
 
 
 def _loads(encoded: str, default: JSONValue) -> JSONValue:
