@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from index.state import UNDO_DEPTH, Change, PaperState, StateReadOnlyError, StateStore
+from index.state import UNDO_DEPTH, Change, PaperState, StateError, StateReadOnlyError, StateStore
 from index.state_db import DB_NAME, SCHEMA_VERSION
 from index.state_transfer import Described, ImportFormatError, first_sentence, parse_export, to_csv, to_json
 
@@ -387,3 +387,16 @@ def test_csv_export_defuses_spreadsheet_formulas_from_listings() -> None:
     row = next(csv.DictReader(io.StringIO(text)))
     assert row["headline"] == '\'=HYPERLINK("http://x")' and row["venue"] == "'@venue"
     assert row["starred_at"] == "1970-01-01T00:00:01Z"
+
+
+def test_a_full_disk_mid_write_is_one_clear_error_and_changes_nothing(store: StateStore) -> None:
+    store.star([A])
+    # SQLite reports a page cap exactly as a full disk (SQLITE_FULL), without needing to fill a real disk.
+    store._conn.execute("PRAGMA max_page_count = 1")
+    with pytest.raises(StateError, match="database or disk is full") as caught:
+        store.mark_read([f"{index:012x}" for index in range(5000)])
+    assert "\n" not in str(caught.value)
+    assert store.read_ids() == set() and store.starred_ids() == {A}
+    store._conn.execute("PRAGMA max_page_count = 1073741823")
+    store.mark_read([B])
+    assert store.read_ids() == {B}
