@@ -11,6 +11,8 @@ uses Whoosh's `terms_within` per word instead of `correct_query`, so it suggests
 
 from __future__ import annotations
 
+import difflib
+import itertools
 import os
 import re
 import time
@@ -40,6 +42,8 @@ TIME_LIMIT = 2.0
 BUILD_WAIT = 600.0
 """How long a process with no index at all waits for another one that is building it."""
 SUGGEST_BELOW = 5
+RARE_DF = 5
+COMMON_FACTOR = 20
 _CACHE_SIZE = 64
 _Terms = dict[str, frozenset[str]]
 
@@ -84,6 +88,7 @@ class SearchIndex:
         self._docids: list[str] | None = None
         self._cache: OrderedDict[str, tuple[tuple[str, ...], tuple[float, ...], _Terms, bool]] = OrderedDict()
         self._plain = lru_cache(maxsize=2048)(render.to_plain)
+        self._suggestions: dict[str, str | None] = {}
 
     def _reopen(self) -> None:
         self.close()
@@ -427,24 +432,45 @@ class SearchIndex:
         return self._words.spans(self.plain_abstract(paper_id), terms.get("abstract", frozenset()))
 
     def _suggest(self, typed: str, parsed: ParsedQuery) -> str | None:
-        """Replace words the index has never seen with the most frequent indexed word within two typos."""
+        """Replace rare words with a far more frequent indexed word one or two typos away ("did you mean").
+
+        A word counts as misspelled when at most RARE_DF abstracts use it and a neighbour is used by at least
+        COMMON_FACTOR times as many: a 56k corpus has typos of its own, so "never seen" is too strict.
+        """
+        key = f"\x00suggest:{typed}"
+        if key in self._suggestions:
+            return self._suggestions[key]
         reader = self._searcher.reader()
         suggestion = typed
         for word in parsed.words:
-            stems = [token.text for token in self._analyzer(word)]
-            if not stems or any(reader.doc_frequency(f, stems[0]) for f in ("abstract", "headline")):
+            term = self._words.term(word.lower())
+            if term is None:
                 continue
-            candidates = list(reader.terms_within("abstract", stems[0], 2, prefix=1))
+            seen = reader.doc_frequency("abstract", term) + reader.doc_frequency("headline", term)
+            if seen > RARE_DF:
+                continue
+            typos = 1 if len(term) <= 4 else 2
+            candidates = [t for t in reader.terms_within("abstract", term, typos, prefix=1) if t != term]
             if not candidates:
                 continue
-            best = max(candidates, key=lambda term: (reader.doc_frequency("abstract", term), term))
-            docnum = next(iter(reader.postings("abstract", best).all_ids()), None)
-            if docnum is None:
+            best = max(candidates, key=lambda t: (reader.doc_frequency("abstract", t), t))
+            if reader.doc_frequency("abstract", best) < max(COMMON_FACTOR * seen, 2):
                 continue
-            example = self.plain_abstract(self._ids_by_docnum()[docnum])
-            surface = self._words.surface_words(example, [best]).get(best, best)
+            surface = self._surface(reader, best, word)
             suggestion = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", surface, suggestion, count=1)
-        return suggestion if suggestion != typed else None
+        result = suggestion if suggestion != typed else None
+        self._suggestions[key] = result
+        return result
+
+    def _surface(self, reader: Any, term: str, typed: str) -> str:
+        """The written form of an indexed stem closest to what was typed (`transform` -> transformer, not
+        transformation), from the first few abstracts that use it."""
+        forms: set[str] = set()
+        docids = self._ids_by_docnum()
+        for docnum in itertools.islice(reader.postings("abstract", term).all_ids(), 5):
+            forms.update(self._words.forms(self.plain_abstract(docids[docnum]), term))
+        close = difflib.get_close_matches(typed.lower(), sorted(forms), n=1, cutoff=0)
+        return close[0] if close else term
 
     def similar(self, paper_id: str, limit: int = 10) -> list[SimilarHit]:
         """Papers sharing the most distinctive terms of this one, with those terms (as words) to say why."""

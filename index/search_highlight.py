@@ -93,6 +93,10 @@ class WordTerms:
         term = self.term
         return {found for match in WORD_RE.finditer(text) if (found := term(match.group())) is not None}
 
+    def forms(self, text: str, term: str) -> set[str]:
+        """Every written form (lowercased) of `term` in `text`."""
+        return {m.group().lower() for m in WORD_RE.finditer(text) if self.term(m.group()) == term}
+
     def surface_words(self, text: str, terms: Iterable[str]) -> dict[str, str]:
         """The first word in `text` for each term, so a key term reads `diffusion`, not `diffus`."""
         wanted = set(terms)
