@@ -175,7 +175,8 @@ def _import(args: argparse.Namespace) -> int:
         raise _command_error(str(error)) from None
     finally:
         store.close()
-    print(f"imported {path}: {len(records)} papers read, {len(applied.changed)} changed")
+    noun = "paper" if len(records) == 1 else "papers"
+    print(f"imported {path}: {len(records)} {noun} read, {len(applied.changed)} changed")
     return 0
 
 
