@@ -316,7 +316,11 @@ class SearchIndex:
 
     def _ids_by_docnum(self) -> list[str]:
         if self._docids is None:
-            column = self._searcher.reader().column_reader("id")
+            reader = self._searcher.reader()
+            if reader.doc_count_all() == 0:  # an empty index has no columns at all
+                self._docids = []
+                return self._docids
+            column = reader.column_reader("id")
             self._docids = [value.decode("utf-8") if isinstance(value, bytes) else value for value in column]
         return self._docids
 

@@ -112,7 +112,9 @@ def make_catalog(
     path = str(listing_path or Path("/nonexistent/fixture.txt"))
     papers = []
     entries = []
-    for number, (paper_id, headline, abstract, authors, venue, year) in enumerate(rows or PAPERS, 1):
+    for number, (paper_id, headline, abstract, authors, venue, year) in enumerate(
+        PAPERS if rows is None else rows, 1
+    ):
         source = Source(path, number, 3 + 2 * number, listing_name)
         papers.append(
             Paper(paper_id, headline, abstract, (source,), headline, authors, None, venue, year, None)

@@ -125,3 +125,10 @@ def test_previous_build_is_kept_and_older_ones_removed(tmp_path: Path) -> None:
     builds = sorted(p.name for p in (tmp_path / "ix").glob("build-*"))
     assert builds == ["build-2", "build-3"]
     assert os.readlink(tmp_path / "ix" / "current") == "build-3"
+
+
+def test_an_empty_catalog_gives_an_empty_index_that_answers(tmp_path: Path) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(make_catalog([]))
+    assert index.search("diffusion").ids == ()
+    assert index.search("").ids == ()
