@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual.app import App
 from textual.widgets import Static
 
+from index.library import Library
 from tui.app import PapersApp, make_app
 from tui.screens.browse import BrowseScreen
-
-if TYPE_CHECKING:
-    from index.library import Library
 
 
 def reader(library: Library, **options: Any) -> PapersApp:

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual.command import CommandPalette
 
+from index.library import Library
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, detail_text, reader, status_text
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.widgets.paper_detail import PaperDetail
 from tui.widgets.paper_list import PaperList
-
-if TYPE_CHECKING:
-    from index.library import Library
 
 
 async def test_first_screen_lists_every_paper_and_counts(library: Library) -> None:
@@ -172,14 +168,19 @@ async def test_sort_cycle_reaches_recently_starred(library: Library) -> None:
         paper_list = browse(app).paper_list
         await pilot.press("o")
         await settle(pilot)
-        assert "sorted by relevance" in status_text(app)
-        await pilot.press("o")
-        await settle(pilot)
         assert "sorted by recently starred" in status_text(app)
         assert list(paper_list.ids[:2]) == [ids[3], ids[10]]
         await pilot.press("o")
         await settle(pilot)
+        assert "sorted by listing order" in status_text(app)
         assert list(paper_list.ids) == ids
+        await pilot.press("slash", *"learning", "enter")
+        await settle(pilot)
+        assert list(paper_list.ids) == list(library.search("learning", order="listing").ids)
+        await pilot.press("o")
+        await settle(pilot)
+        assert "sorted by" not in status_text(app)
+        assert list(paper_list.ids) == list(library.search("learning").ids)
 
 
 async def test_more_like_this_and_back(library: Library) -> None:

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textual.widgets import Input
 
+from index.library import Library
 from tests.conftest import SEEDS
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, detail_text, list_rows, reader
 from tui.widgets.paper_detail import PaperDetail
-
-if TYPE_CHECKING:
-    from index.library import Library
 
 
 async def test_panes_stack_below_100_columns_and_relayout_live(library: Library) -> None:

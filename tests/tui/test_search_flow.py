@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textual.widgets import Input
 
+from index.library import Library
 from tests.conftest import SEEDS
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, detail_text, list_rows, note_text, reader, status_text
 from tui.widgets.paper_list import PaperList
-
-if TYPE_CHECKING:
-    from index.library import Library
 
 
 async def test_typing_searches_and_enter_returns_to_the_list(library: Library) -> None:

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.pilot import Pilot
 
+from index.library import Library
 from tests.tui.conftest import settle
 from tests.tui.helpers import reader
-
-if TYPE_CHECKING:
-    from index.library import Library
 
 SnapCompare = Callable[..., bool]
 

@@ -43,12 +43,15 @@ def compute(library: Library, query: str, filter: str, order: str) -> Outcome:
         ids = list(result.ids)
         notice, suggestion = result.notice, result.suggestion
     if filter == "unread":
-        ids = [paper_id for paper_id in ids if not library.is_read(paper_id)]
+        read = library.read_ids()
+        ids = [paper_id for paper_id in ids if paper_id not in read]
     elif filter == "starred":
-        ids = [paper_id for paper_id in ids if library.is_starred(paper_id)]
+        starred = library.starred_ids()
+        ids = [paper_id for paper_id in ids if paper_id in starred]
     if order == "starred":
-        stamps = {paper_id: library.starred_at(paper_id) or 0.0 for paper_id in ids}
-        ids.sort(key=lambda paper_id: -stamps[paper_id])
+        starred = library.starred_ids()  # only starred papers have a time worth asking for
+        stamps = {paper_id: library.starred_at(paper_id) or 0.0 for paper_id in ids if paper_id in starred}
+        ids.sort(key=lambda paper_id: -stamps.get(paper_id, 0.0))
     return Outcome(query, filter, ids, notice, suggestion, waiting)
 
 
