@@ -46,7 +46,7 @@ def test_every_seed_paper_gets_a_sane_headline() -> None:
         line = headline(abstract)
         assert 10 <= len(line) <= 80, line
         assert line == line.strip()
-        assert re.match(r"[\w“‘]", line) and re.search(r"[\w)’”…]$", line), line
+        assert re.match(r"[\w“‘]", line) and re.search(r"[\w)’”…?]$", line), line
         assert not re.search(r"\b(?:of|and|the|for|with|a|an|to|in)$", line), line
         assert headline(abstract) == line
 
