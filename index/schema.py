@@ -5,13 +5,15 @@ from __future__ import annotations
 import hashlib
 import marshal
 import re
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from whoosh import analysis, fields
+from whoosh.lang.porter import stem as porter_stem
 
 from index.models import Paper
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """Bump when fields, analyzers or the document text change: an index of another version is rebuilt."""
 
 HEADLINE_BOOST = 3.0
@@ -23,23 +25,113 @@ _WORD = r"\w+"
 WORD_RE = re.compile(_WORD)
 
 
-def stemming_analyzer() -> Any:
-    """Words, lowercased, stop words dropped, Porter-stemmed: `memorize` meets `memorization`.
+class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
+    """`RegexTokenizer(r"\\w+") | LowercaseFilter() | StopFilter() | StemFilter()` as one generator.
 
-    The stem cache is unbounded (cachesize=-1): a 56k-abstract corpus has ~100k distinct words, and the
-    default 50k LRU thrashes on exactly that long tail, costing a Porter run per token.
+    Whoosh's chain runs four nested generators per token; indexing 56k abstracts spends a third of its time
+    there. This yields exactly the same tokens (texts, renumbered positions, offsets, `stopped` flags: a
+    test compares both on real abstracts) with one loop and an unbounded stem cache, so the ~100k distinct
+    words of a large corpus are each stemmed once.
     """
+
+    def __init__(self, stem: bool = True, stop: bool = True) -> None:
+        self.stem = stem
+        self.stop = stop
+        self.is_morph = stem
+        self._stems: dict[str, str] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The schema is pickled into every index TOC: keep the cache out of it.
+        return {"stem": self.stem, "stop": self.stop}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.stem = self.is_morph = bool(state["stem"])
+        self.stop = bool(state["stop"])
+        self._stems = {}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, WordAnalyzer) and (self.stem, self.stop) == (other.stem, other.stop)
+
+    def __hash__(self) -> int:
+        return hash((self.stem, self.stop))
+
+    def __repr__(self) -> str:
+        return f"WordAnalyzer(stem={self.stem}, stop={self.stop})"
+
+    def has_morph(self) -> bool:
+        return self.stem
+
+    def __call__(
+        self,
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        keeporiginal: bool = False,
+        removestops: bool = True,
+        start_pos: int = 0,
+        start_char: int = 0,
+        tokenize: bool = True,
+        mode: str = "",
+        no_morph: bool = False,
+        **kwargs: Any,
+    ) -> Iterator[Any]:
+        token = analysis.Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        stops = analysis.STOP_WORDS if self.stop else frozenset()
+        minsize = 2 if self.stop else 0
+        stem = self.stem and not no_morph
+        stems = self._stems
+        matches: Iterable[tuple[int, int, int, str]]
+        if tokenize:
+            matches = ((i, m.start(), m.end(), m.group()) for i, m in enumerate(WORD_RE.finditer(value)))
+        else:
+            matches = ((0, 0, len(value), value),)
+        pos: int | None = None
+        for number, start, end, word in matches:
+            text = word.lower()
+            if len(text) >= minsize and text not in stops:
+                token.stopped = False
+                if positions:
+                    pos = start_pos + number if pos is None else pos + 1
+                    token.pos = pos
+                if stem:
+                    stemmed = stems.get(text)
+                    if stemmed is None:
+                        stemmed = stems[text] = porter_stem(text)
+                    text = stemmed
+            elif not removestops:
+                token.stopped = True
+                if positions:
+                    token.pos = start_pos + number
+            else:
+                continue
+            token.text = text
+            token.boost = 1.0
+            if keeporiginal:
+                token.original = word
+            if chars:
+                token.startchar = start_char + start
+                token.endchar = start_char + end
+            yield token
+
+
+def stemming_analyzer() -> Any:
+    """Words, lowercased, stop words dropped, Porter-stemmed: `memorize` meets `memorization`."""
+    return WordAnalyzer(stem=True, stop=True)
+
+
+def plain_analyzer() -> Any:
+    """Names and labels: lowercased words, no stemming (an author called `Learning` stays `learning`)."""
+    return WordAnalyzer(stem=False, stop=False)
+
+
+def reference_stemming_analyzer() -> Any:
+    """The stock Whoosh chain WordAnalyzer reproduces (kept for the equivalence test)."""
     return (
         analysis.RegexTokenizer(_WORD)
         | analysis.LowercaseFilter()
         | analysis.StopFilter()
         | analysis.StemFilter(cachesize=-1)
     )
-
-
-def plain_analyzer() -> Any:
-    """Names and labels: lowercased words, no stemming (an author called `Learning` stays `learning`)."""
-    return analysis.RegexTokenizer(_WORD) | analysis.LowercaseFilter()
 
 
 def build_schema() -> fields.Schema:
