@@ -118,7 +118,9 @@ def _marked(text: str, spans: Sequence[MatchSpan], tty: bool) -> str:
     return "".join(out)
 
 
-def _hit_json(hit: SearchHit, index: SearchIndex, starred: set[str], read: set[str]) -> dict[str, Any]:
+def _hit_json(
+    hit: SearchHit, index: SearchIndex, starred: frozenset[str], read: frozenset[str]
+) -> dict[str, Any]:
     snippet = hit.snippet
     return {
         "id": hit.id,

@@ -243,10 +243,10 @@ class Library:
 
     # ---- added for the reader (tui): whole sets, so a list of 50k ids is filtered with one query ----------
 
-    def starred_ids(self) -> set[str]:
+    def starred_ids(self) -> frozenset[str]:
         """Every starred id (one query): the reader filters and draws rows from this, not per-id lookups."""
         return self.state.starred_ids()
 
-    def read_ids(self) -> set[str]:
+    def read_ids(self) -> frozenset[str]:
         """Every read id (one query), for the same reason as `starred_ids`."""
         return self.state.read_ids()

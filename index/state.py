@@ -64,9 +64,9 @@ class StateReadOnlyError(StateError):
 class StateLookup(Protocol):
     """What search filters (`is:starred`, `is:read`, `is:unread`) need from the store, and nothing more."""
 
-    def starred_ids(self) -> set[str]: ...
+    def starred_ids(self) -> frozenset[str]: ...
 
-    def read_ids(self) -> set[str]: ...
+    def read_ids(self) -> frozenset[str]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,13 +126,13 @@ class StateStore:
         with self._lock:
             return list(self._conn.execute(sql, params).fetchall())
 
-    def starred_ids(self) -> set[str]:
+    def starred_ids(self) -> frozenset[str]:
         return self._ids("starred")
 
-    def read_ids(self) -> set[str]:
+    def read_ids(self) -> frozenset[str]:
         return self._ids("read")
 
-    def _ids(self, field: Field) -> set[str]:
+    def _ids(self, field: Field) -> frozenset[str]:
         """Ids with `field` set, cached until any process commits: search filters call this per query."""
         name = field_name(field)
         with self._lock:
@@ -143,7 +143,7 @@ class StateStore:
                 rows = self._conn.execute(f"SELECT id FROM paper_state WHERE {name} = 1").fetchall()
                 cached = (version, frozenset(str(row[0]) for row in rows))
                 self._id_cache[name] = cached
-        return set(cached[1])
+        return cached[1]  # frozen, so the cache is shared without a 56k-element copy per call
 
     def is_starred(self, paper_id: str) -> bool:
         return self.state(paper_id).starred
