@@ -47,6 +47,8 @@ for info in pkgutil.iter_modules(index.__path__):
 assert not any(m == "textual" or m.startswith("textual.") for m in sys.modules), "textual was imported"
 print("ok")
 """
-    result = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
