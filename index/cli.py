@@ -25,7 +25,7 @@ class CommandError(Exception):
 
 
 def _add_common_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
-    """Options valid before or after the subcommand (`papers --listings X list`, `papers list --listings X`)."""
+    """Options valid before or after the subcommand (`papers --listings X list` or `list --listings X`)."""
     default = argparse.SUPPRESS if suppress else None
     parser.add_argument(
         "--listings",
