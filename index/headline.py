@@ -5,6 +5,8 @@ from __future__ import annotations
 import bisect
 import re
 
+from index.headline_fit import JUNK, UNTITLED, capitalize, condense, fit
+from index.headline_topic import about, is_generic, topic
 from index.sanitize import sanitize
 
 # Contributions sit in the first few sentences; scanning a bounded prefix keeps a 25 KB abstract (or one
@@ -89,140 +91,6 @@ _CALLED = re.compile(
 )
 _ACRONYM = re.compile(r"\(([A-Za-z][A-Za-z0-9-]{0,20}[A-Z][A-Za-z0-9-]{0,10}|[A-Z]{2,}s?)\)")
 _WORD = re.compile(r"[\w'’-]{1,60}")
-_PARENTHESES = re.compile(r"\s*\([^()]{0,200}\)")
-_FILLER = re.compile(
-    r"\b(?:novel|new|simple yet (?:effective|efficient)|simple|first|systematic|unified|principled|"
-    r"highly|significantly|extensive|comprehensive|designed(?= for))\s+"
-)
-_LEADING = re.compile(r"^(?:(?:a|an|the|that)\s+)+", re.IGNORECASE)
-_INTERJECTION = re.compile(r",\s+which\s[^,.;]{0,80},")
-# Where a cut reads well: before a short trailing clause (", a randomization mechanism motivated").
-_TAIL = re.compile(
-    r"(?:(?:,|:|;|\s[–—])\s+(?P<long>\S+(?:\s+\S+){0,3})|\s+(?:that|which)\s+(?P<short>\S+(?:\s+\S+)?))$"
-)
-# Words a cut headline must not end on.
-_DANGLING = frozenset(
-    re.findall(
-        r"\S+",
-        "a an the of and or for with in on to by from as at via that which its their our is are be into "
-        "over under between using while where when both either not than this these such each any whose "
-        "who can to through based without within across including toward towards against among per e.g "
-        "i.e but nor so requires require",
-    )
-)
-
-
-# A gist made only of these words ("a more general theoretical framework") says how, not what about.
-_GENERIC = frozenset(
-    re.findall(
-        r"\S+",
-        "framework frameworks method methods approach technique notion property protocol quantity study "
-        "model algorithm mechanism strategy paradigm perspective theory tool scheme procedure solution "
-        "system pipeline principle way formulation concept class family set theoretical general more "
-        "new novel first "
-        "fundamental functional simple efficient effective unified unifying principled explicit systematic "
-        "generic generalized practical lightweight powerful rigorous formal a an the of for in on",
-    )
-)
-# Where a gist's own subject ends: what follows is the means ("based on", "using") or a clause.
-_HEAD_END = re.compile(r"[,;:(]|\s(?:that|which|with|to|by|based|using|via|through|where|whose|as|from)\s")
-# The first sentence's subject names the field ("Diffusion models are ..."): it ends at its verb.
-_AUXILIARY = frozenset(
-    re.findall(
-        r"\S+",
-        "is are was were has have had can could may might will would should must remain remains often "
-        "typically increasingly usually still rarely commonly generally frequently also now that which "
-        "who to",
-    )
-)
-_NOT_VERB = frozenset(
-    re.findall(r"\S+", "of and or in for on with from to at by via like such as under over into")
-)
-_DETERMINER = frozenset(re.findall(r"\S+", "a an the its their new"))
-_TOPIC_LEAD = re.compile(
-    r"^(?:(?:recent|rapid|significant)\s+)?(?:(?:advances|progress|developments?|research|work|studies|"
-    r"explanations|applications)\s+(?:in|on|of|for)\s+)?(?:the|a|an|most|many|some|existing|using)\s+",
-    re.IGNORECASE,
-)
-_NOT_TOPIC = frozenset(
-    re.findall(
-        r"\S+",
-        "while although though despite in for as with given not we this these there to over since when "
-        "because our it its they their how what why whether however yet one no recent",
-    )
-)
-_PRONOUN = re.compile(r"^(?:(their|its|this|these|those|such|it|they)\s+)", re.IGNORECASE)
-
-
-def _topic(sentence: str) -> str:
-    """The field a paper works in, as the first sentence's subject names it ("Diffusion models are ...")."""
-    words = _PARENTHESES.sub("", sentence[:300]).split()
-    for index, word in enumerate(words[:9]):
-        if word.endswith((",", ";", ":")):
-            words = words[: index + 1]
-            break
-        if index == 0:
-            continue
-        lowered = word.lower()
-        before = words[index - 1]
-        after = words[index + 1].lower() if index + 1 < len(words) else ""
-        if (
-            lowered in _AUXILIARY
-            or (
-                before.endswith("s")
-                and before.lower() not in _NOT_VERB
-                and word.isalpha()
-                and word.islower()
-                and lowered not in _NOT_VERB
-            )
-            or (lowered.endswith(("s", "ed")) and (after in _DETERMINER or after == "to"))
-        ):
-            words = words[:index]
-            break
-    else:
-        return ""
-    subject = _TOPIC_LEAD.sub("", " ".join(words)).strip(_JUNK)
-    words = subject.split()
-    if not 1 <= len(words) <= 6 or words[0].lower() in _NOT_TOPIC or not words[0][:1].isalpha():
-        return ""
-    return _capitalize(subject)
-
-
-def _is_generic(gist: str) -> bool:
-    """True when the gist's head and topical phrases ("of X", "for X") carry fewer than two real words."""
-    end = _HEAD_END.search(gist)
-    head = gist[: end.start()] if end is not None else gist
-    return len(gist.split()) <= 3 or sum(word.lower() not in _GENERIC for word in head.split()[:10]) < 2
-
-
-def _about(topic: str, gist: str) -> str:
-    """Say what a vague gist is about: `Diffusion models: a theoretical framework ...`."""
-    pronoun = _PRONOUN.match(gist)
-    if pronoun is not None and topic:
-        rest = gist[pronoun.end() :]
-        if pronoun.group(1).lower() in ("it", "they"):
-            return f"{topic} {rest}"
-        return f"{topic}: {rest}"
-    colon = gist.find(": ")
-    if 0 < colon < 80 and _is_generic(gist[:colon].split(" in ")[0]) and len(gist) - colon > 25:
-        field = re.search(r"\s(?:in|for|of)\s+(.{3,50})$", gist[:colon])
-        label = _capitalize(field.group(1)) if field is not None else topic
-        if label:
-            return f"{label}: {gist[colon + 2 :]}"
-    whether = re.match(
-        r"whether\s+((?:\S+\s+){0,8}?)(is|are|can|could|does|do|should|will)\s+(.*)", gist, re.I
-    )
-    if whether is not None:
-        return f"{_capitalize(whether.group(2))} {whether.group(1)}{whether.group(3)}?"
-    if topic and (_is_generic(gist) or gist.lower().startswith("whether")):
-        return f"{topic}: {gist}"
-    return gist
-
-
-_PREPOSITIONS = frozenset(re.findall(r"\S+", "for of in on with into from by via under over between across"))
-_UNTITLED = "Untitled paper"
-# Punctuation that means nothing at either end of a headline (an unmatched bracket, a dangling dash).
-_JUNK = " \t,;:.!?–—-()[]{}/\\|*_~'\"`“”‘’"
 
 
 def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -> str:
@@ -237,12 +105,12 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
         A non-empty line of at most `max_len` characters, the same for the same input.
     """
     if title is not None and (clean := sanitize(title)):
-        return _fit(clean, max_len, ellipsis=True)
+        return fit(clean, max_len, ellipsis=True)
     text = plain_abstract[:_SCAN]
     if not text.isprintable() or "  " in text or text[:1] == " " or text[-1:] == " ":
         text = sanitize(text)  # already clean when it comes from render.to_plain, the usual caller
-    if not text.strip(_JUNK):
-        return _UNTITLED
+    if not text.strip(JUNK):
+        return UNTITLED
     sentences = _sentences(text)
     claims = _claims_by_sentence(sentences)
     best = _best_claim(sentences, claims)
@@ -253,14 +121,14 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
         if description.startswith("+"):
             body = f"{expansion} {description[1:]}".strip()
         elif description.startswith("which ") and not expansion:
-            return _fit(f"{label} {_condense(_object(description[6:]))}", max_len, ellipsis=False)
+            return fit(f"{label} {condense(_object(description[6:]))}", max_len, ellipsis=False)
         else:
             body = ", ".join(part for part in (expansion, _object(description)) if part)
-        body = _condense(body or gist.replace(label, "", 1))
-        if body and not expansion and _is_generic(body) and (topic := _topic(sentences[0])):
-            body = f"{body} for {topic if topic[1:2].isupper() else topic.lower()}"
-        return _fit(f"{label}: {body}" if body else label, max_len, ellipsis=False)
-    return _fit(_capitalize(_about(_topic(sentences[0]), _condense(gist))), max_len, ellipsis=False)
+        body = condense(body or gist.replace(label, "", 1))
+        if body and not expansion and is_generic(body) and (field := topic(sentences[0])):
+            body = f"{body} for {field if field[1:2].isupper() else field.lower()}"
+        return fit(f"{label}: {body}" if body else label, max_len, ellipsis=False)
+    return fit(capitalize(about(topic(sentences[0]), condense(gist))), max_len, ellipsis=False)
 
 
 def _sentences(text: str) -> list[str]:
@@ -369,7 +237,7 @@ def _names(
             rest = sentence[: called.start()].rstrip(" ,") + sentence[called.end() :].lstrip("`'’”\" ")
             claim = _claims(rest)
             rest = rest[claim[0][2] :] if claim else rest
-            return _capitalize(name), "", _description(sentence, called.end()) or _object(rest)
+            return capitalize(name), "", _description(sentence, called.end()) or _object(rest)
     return None
 
 
@@ -462,67 +330,5 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
     if that is not None:
         rest = rest[that.end() :]
     if verb == "argue" and sentence.startswith("This position paper"):
-        return "Position: " + _capitalize(_condense(_object(rest)))
+        return "Position: " + capitalize(condense(_object(rest)))
     return _object(rest) or sentence
-
-
-def _condense(text: str) -> str:
-    text = _INTERJECTION.sub("", _PARENTHESES.sub("", text)).strip(" ,;:")
-    text = re.sub(r"\s*\b(?:to|in) this (?:study|paper|work)\b", "", text)
-    text = _FILLER.sub("", text)
-    text = _LEADING.sub("", text)
-    return " ".join(text.split()).strip(" ,;:.–—-")
-
-
-def _drop_dangling(words: list[str]) -> None:
-    while len(words) > 1 and (words[-1].lower().strip(",;:") in _DANGLING or not words[-1].strip(",;:–—-")):
-        words.pop()
-
-
-def _drop_cut_phrase(words: list[str], following: list[str]) -> None:
-    """Drop a short trailing phrase the cut went through ("for robust [subpopulation ...]"): half a phrase."""
-    if not following or not following[0][:1].isalnum() or words[-1][-1:] in ",;:)":
-        return
-    if following[0].lower() in _DANGLING or following[0].lower() in ("is", "are", "and", "or"):
-        return
-    for back in range(1, min(4, len(words) - 3)):
-        if words[-1 - back].lower() in _PREPOSITIONS:
-            del words[-1 - back :]
-            _drop_dangling(words)
-            return
-
-
-def _capitalize(text: str) -> str:
-    return text[:1].upper() + text[1:] if text else text
-
-
-def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
-    """Cut at a word boundary without a dangling `of`/`and`/`the`; a single endless token is cut hard."""
-    question = text.endswith("?")
-    text = " ".join(text.split()).strip(_JUNK)
-    if question and text:
-        text += "?"  # the one closing mark that carries meaning
-    if not text:
-        return _UNTITLED
-    if len(text) <= max_len:
-        return text
-    if " " not in text[:max_len]:
-        return text[: max_len - 1].rstrip(_JUNK) + "…"
-    limit = max_len - 1 if ellipsis else max_len
-    words = text[: limit + 1].split(" ")
-    if len(words) > 1:
-        words = words[:-1] if len(" ".join(words)) > limit else words
-    _drop_dangling(words)
-    _drop_cut_phrase(words, text[len(" ".join(words)) :].split(" ", 2)[1:2])
-    if len(words) > 1 and words[-1].endswith("ing") and words[-2].lower() in _DANGLING:
-        words.pop()  # "by removing": a preposition whose object was cut off
-        _drop_dangling(words)
-    cut = " ".join(words).rstrip(" ,;:–—-")
-    tail = _TAIL.search(cut)
-    if tail is not None and tail.start() >= 30:
-        cut = cut[: tail.start()]
-        words = cut.split(" ")
-        _drop_dangling(words)
-        cut = " ".join(words).rstrip(" ,;:–—-")
-    cut = cut[:limit]
-    return cut + "…" if ellipsis else cut

@@ -1,0 +1,95 @@
+"""Fitting a headline into its width: condensing filler, cutting at a word that does not dangle."""
+
+from __future__ import annotations
+
+import re
+
+PARENTHESES = re.compile(r"\s*\([^()]{0,200}\)")
+_FILLER = re.compile(
+    r"\b(?:novel|new|simple yet (?:effective|efficient)|simple|first|systematic|unified|principled|"
+    r"highly|significantly|extensive|comprehensive|designed(?= for))\s+"
+)
+_LEADING = re.compile(r"^(?:(?:a|an|the|that)\s+)+", re.IGNORECASE)
+_INTERJECTION = re.compile(r",\s+which\s[^,.;]{0,80},")
+# Where a cut reads well: before a short trailing clause (", a randomization mechanism motivated").
+_TAIL = re.compile(
+    r"(?:(?:,|:|;|\s[–—])\s+(?P<long>\S+(?:\s+\S+){0,3})|\s+(?:that|which)\s+(?P<short>\S+(?:\s+\S+)?))$"
+)
+# Words a cut headline must not end on.
+_DANGLING = frozenset(
+    re.findall(
+        r"\S+",
+        "a an the of and or for with in on to by from as at via that which its their our is are be into "
+        "over under between using while where when both either not than this these such each any whose "
+        "who can to through based without within across including toward towards against among per e.g "
+        "i.e but nor so requires require",
+    )
+)
+
+
+_PREPOSITIONS = frozenset(re.findall(r"\S+", "for of in on with into from by via under over between across"))
+UNTITLED = "Untitled paper"
+# Punctuation that means nothing at either end of a headline (an unmatched bracket, a dangling dash).
+JUNK = " \t,;:.!?–—-()[]{}/\\|*_~'\"`“”‘’"
+
+
+def condense(text: str) -> str:
+    text = _INTERJECTION.sub("", PARENTHESES.sub("", text)).strip(" ,;:")
+    text = re.sub(r"\s*\b(?:to|in) this (?:study|paper|work)\b", "", text)
+    text = _FILLER.sub("", text)
+    text = _LEADING.sub("", text)
+    return " ".join(text.split()).strip(" ,;:.–—-")
+
+
+def _drop_dangling(words: list[str]) -> None:
+    while len(words) > 1 and (words[-1].lower().strip(",;:") in _DANGLING or not words[-1].strip(",;:–—-")):
+        words.pop()
+
+
+def _drop_cut_phrase(words: list[str], following: list[str]) -> None:
+    """Drop a short trailing phrase the cut went through ("for robust [subpopulation ...]"): half a phrase."""
+    if not following or not following[0][:1].isalnum() or words[-1][-1:] in ",;:)":
+        return
+    if following[0].lower() in _DANGLING or following[0].lower() in ("is", "are", "and", "or"):
+        return
+    for back in range(1, min(4, len(words) - 3)):
+        if words[-1 - back].lower() in _PREPOSITIONS:
+            del words[-1 - back :]
+            _drop_dangling(words)
+            return
+
+
+def capitalize(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
+    """Cut at a word boundary without a dangling `of`/`and`/`the`; a single endless token is cut hard."""
+    question = text.endswith("?")
+    text = " ".join(text.split()).strip(JUNK)
+    if question and text:
+        text += "?"  # the one closing mark that carries meaning
+    if not text:
+        return UNTITLED
+    if len(text) <= max_len:
+        return text
+    if " " not in text[:max_len]:
+        return text[: max_len - 1].rstrip(JUNK) + "…"
+    limit = max_len - 1 if ellipsis else max_len
+    words = text[: limit + 1].split(" ")
+    if len(words) > 1:
+        words = words[:-1] if len(" ".join(words)) > limit else words
+    _drop_dangling(words)
+    _drop_cut_phrase(words, text[len(" ".join(words)) :].split(" ", 2)[1:2])
+    if len(words) > 1 and words[-1].endswith("ing") and words[-2].lower() in _DANGLING:
+        words.pop()  # "by removing": a preposition whose object was cut off
+        _drop_dangling(words)
+    cut = " ".join(words).rstrip(" ,;:–—-")
+    tail = _TAIL.search(cut)
+    if tail is not None and tail.start() >= 30:
+        cut = cut[: tail.start()]
+        words = cut.split(" ")
+        _drop_dangling(words)
+        cut = " ".join(words).rstrip(" ,;:–—-")
+    cut = cut[:limit]
+    return cut + "…" if ellipsis else cut

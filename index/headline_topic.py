@@ -1,0 +1,113 @@
+"""What a vague gist is about: the field the first sentence names, and when a gist needs it."""
+
+from __future__ import annotations
+
+import re
+
+from index.headline_fit import JUNK, PARENTHESES, capitalize
+
+# A gist made only of these words ("a more general theoretical framework") says how, not what about.
+_GENERIC = frozenset(
+    re.findall(
+        r"\S+",
+        "framework frameworks method methods approach technique notion property protocol quantity study "
+        "model algorithm mechanism strategy paradigm perspective theory tool scheme procedure solution "
+        "system pipeline principle way formulation concept class family set theoretical general more "
+        "new novel first "
+        "fundamental functional simple efficient effective unified unifying principled explicit systematic "
+        "generic generalized practical lightweight powerful rigorous formal a an the of for in on",
+    )
+)
+# Where a gist's own subject ends: what follows is the means ("based on", "using") or a clause.
+_HEAD_END = re.compile(r"[,;:(]|\s(?:that|which|with|to|by|based|using|via|through|where|whose|as|from)\s")
+# The first sentence's subject names the field ("Diffusion models are ..."): it ends at its verb.
+_AUXILIARY = frozenset(
+    re.findall(
+        r"\S+",
+        "is are was were has have had can could may might will would should must remain remains often "
+        "typically increasingly usually still rarely commonly generally frequently also now that which "
+        "who to",
+    )
+)
+_NOT_VERB = frozenset(
+    re.findall(r"\S+", "of and or in for on with from to at by via like such as under over into")
+)
+_DETERMINER = frozenset(re.findall(r"\S+", "a an the its their new"))
+_TOPIC_LEAD = re.compile(
+    r"^(?:(?:recent|rapid|significant)\s+)?(?:(?:advances|progress|developments?|research|work|studies|"
+    r"explanations|applications)\s+(?:in|on|of|for)\s+)?(?:the|a|an|most|many|some|existing|using)\s+",
+    re.IGNORECASE,
+)
+_NOT_TOPIC = frozenset(
+    re.findall(
+        r"\S+",
+        "while although though despite in for as with given not we this these there to over since when "
+        "because our it its they their how what why whether however yet one no recent",
+    )
+)
+_PRONOUN = re.compile(r"^(?:(their|its|this|these|those|such|it|they)\s+)", re.IGNORECASE)
+
+
+def topic(sentence: str) -> str:
+    """The field a paper works in, as the first sentence's subject names it ("Diffusion models are ...")."""
+    words = PARENTHESES.sub("", sentence[:300]).split()
+    for index, word in enumerate(words[:9]):
+        if word.endswith((",", ";", ":")):
+            words = words[: index + 1]
+            break
+        if index == 0:
+            continue
+        lowered = word.lower()
+        before = words[index - 1]
+        after = words[index + 1].lower() if index + 1 < len(words) else ""
+        if (
+            lowered in _AUXILIARY
+            or (
+                before.endswith("s")
+                and before.lower() not in _NOT_VERB
+                and word.isalpha()
+                and word.islower()
+                and lowered not in _NOT_VERB
+            )
+            or (lowered.endswith(("s", "ed")) and (after in _DETERMINER or after == "to"))
+        ):
+            words = words[:index]
+            break
+    else:
+        return ""
+    subject = _TOPIC_LEAD.sub("", " ".join(words)).strip(JUNK)
+    words = subject.split()
+    if not 1 <= len(words) <= 6 or words[0].lower() in _NOT_TOPIC or not words[0][:1].isalpha():
+        return ""
+    return capitalize(subject)
+
+
+def is_generic(gist: str) -> bool:
+    """True when the gist's head and topical phrases ("of X", "for X") carry fewer than two real words."""
+    end = _HEAD_END.search(gist)
+    head = gist[: end.start()] if end is not None else gist
+    return len(gist.split()) <= 3 or sum(word.lower() not in _GENERIC for word in head.split()[:10]) < 2
+
+
+def about(topic: str, gist: str) -> str:
+    """Say what a vague gist is about: `Diffusion models: a theoretical framework ...`."""
+    pronoun = _PRONOUN.match(gist)
+    if pronoun is not None and topic:
+        rest = gist[pronoun.end() :]
+        if pronoun.group(1).lower() in ("it", "they"):
+            return f"{topic} {rest}"
+        return f"{topic}: {rest}"
+    colon = gist.find(": ")
+    if 0 < colon < 80 and is_generic(gist[:colon].split(" in ")[0]) and len(gist) - colon > 25:
+        field = re.search(r"\s(?:in|for|of)\s+(.{3,50})$", gist[:colon])
+        label = capitalize(field.group(1)) if field is not None else topic
+        if label:
+            return f"{label}: {gist[colon + 2 :]}"
+    whether = re.match(
+        r"whether\s+((?:\S+\s+){0,8}?)(is|are|can|could|does|do|should|will)\s+(.*)", gist, re.I
+    )
+    if whether is not None:
+        return f"{capitalize(whether.group(2))} {whether.group(1)}{whether.group(3)}?"
+    if topic and (is_generic(gist) or gist.lower().startswith("whether")):
+        return f"{topic}: {gist}"
+    return gist
