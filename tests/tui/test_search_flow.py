@@ -91,13 +91,13 @@ async def test_zero_results_say_what_was_searched_and_how_to_widen(library: Libr
 async def test_malformed_query_shows_its_notice(library: Library) -> None:
     query = 'title:"unclosed'
     result = library.search(query)
+    assert result.notice, "an unbalanced quote is reported"
     app = reader(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("slash", *query)
         await settle(pilot)
-        if result.notice:
-            assert result.notice in note_text(app)
+        assert result.notice in note_text(app)
         assert list(browse(app).paper_list.ids) == list(result.ids)
 
 

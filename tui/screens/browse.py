@@ -204,8 +204,11 @@ class BrowseScreen(Screen[None]):
     def _apply(self, serial: int, outcome: results.Outcome) -> None:
         if serial != self._serial or self.similar_to is not None:
             return  # a newer search is on its way, or the list is showing similar papers
+        new_query = outcome.query != self.outcome.query
         self.outcome = outcome
         select, self._restore_id = self._restore_id, None
+        if select is None and new_query and outcome.ids:
+            select = outcome.ids[0]  # a new query shows its best hit; a filter or sort keeps the paper
         self.paper_list.empty_message = results.empty_message(outcome)
         self.paper_list.set_ids(outcome.ids, select=select)
         self.search_bar.set_note(results.note(outcome, self._progress))
