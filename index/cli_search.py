@@ -145,27 +145,33 @@ def _search(args: argparse.Namespace) -> int:
     index = open_index(args)
     store = open_state(args)
     try:
-        result = index.search(args.query, limit=args.limit, state=store, highlight_top=args.limit)
-        if result.notice:
-            cli_common.warn([result.notice])
-        if result.suggestion:
-            print(f"papers: did you mean: {result.suggestion}", file=sys.stderr)
-        if args.json:
-            starred, read = store.starred_ids(), store.read_ids()
-            rows = [_hit_json(hit, index, starred, read) for hit in result.hits]
-            json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
-            print()
-            return 0
-        tty = sys.stdout.isatty()
-        for rank, hit in enumerate(result.hits, 1):
-            where = " ".join(str(part) for part in (hit.venue, hit.year) if part)
-            print(f"{rank:>3}. {hit.id}  {_marked(hit.headline, hit.headline_matches, tty)}  [{where}]")
-            if hit.snippet is not None:
-                print(f"     {_marked(hit.snippet.text, hit.snippet.matches, tty)}")
-        print(f"{len(result.hits)} of {result.total} matching papers", file=sys.stderr)
+        return _search_with(args, index, store)
+    except IndexUnavailable as error:
+        raise _command_error(str(error)) from None
     finally:
         store.close()
         index.close()
+
+
+def _search_with(args: argparse.Namespace, index: SearchIndex, store: StateStore) -> int:
+    result = index.search(args.query, limit=args.limit, state=store, highlight_top=args.limit)
+    if result.notice:
+        cli_common.warn([result.notice])
+    if result.suggestion:
+        print(f"papers: did you mean: {result.suggestion}", file=sys.stderr)
+    if args.json:
+        starred, read = store.starred_ids(), store.read_ids()
+        rows = [_hit_json(hit, index, starred, read) for hit in result.hits]
+        json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
+        print()
+        return 0
+    tty = sys.stdout.isatty()
+    for rank, hit in enumerate(result.hits, 1):
+        where = " ".join(str(part) for part in (hit.venue, hit.year) if part)
+        print(f"{rank:>3}. {hit.id}  {_marked(hit.headline, hit.headline_matches, tty)}  [{where}]")
+        if hit.snippet is not None:
+            print(f"     {_marked(hit.snippet.text, hit.snippet.matches, tty)}")
+    print(f"{len(result.hits)} of {result.total} matching papers", file=sys.stderr)
     return 0
 
 
@@ -179,6 +185,8 @@ def _similar(args: argparse.Namespace) -> int:
             hits = index.similar(paper_id, limit=args.limit)
         except UnknownPaper:
             raise _command_error(f"paper {args.id} is not in the index; run `papers index`") from None
+        except IndexUnavailable as error:
+            raise _command_error(str(error)) from None
         if args.json:
             rows = [
                 {

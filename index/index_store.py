@@ -36,6 +36,8 @@ BUILD_PREFIX = "build-"
 _BUILD_RE = re.compile(r"^build-(\d+)$")
 _STATE_RE = re.compile(r"^manifest-(\d+)\.bin$")
 _MARSHAL_VERSION = 4
+_SNAPSHOT_HEAD = b"papers-snapshot\n"
+_SNAPSHOT_TAIL = b"\nend-of-snapshot\n"
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +234,7 @@ def _state_path(build: Path, kind: str, generation: int) -> Path:
 def write_state(build: Path, manifest: Manifest, snapshot: bytes, hashes: dict[str, bytes]) -> None:
     """Record one generation's snapshot, hashes and (last, as the commit marker) its manifest."""
     generation = manifest.generation
-    write_atomic(_state_path(build, "snapshot", generation), snapshot)
+    write_atomic(_state_path(build, "snapshot", generation), _SNAPSHOT_HEAD + snapshot + _SNAPSHOT_TAIL)
     write_atomic(_state_path(build, "hashes", generation), marshal.dumps(hashes, _MARSHAL_VERSION))
     body = (manifest.schema_version, generation, [_stamp_tuple(s) for s in manifest.files], manifest.papers)
     write_atomic(_state_path(build, "manifest", generation), marshal.dumps(body, _MARSHAL_VERSION))
@@ -264,10 +266,28 @@ def read_manifest(build: Path, generation: int) -> Manifest | None:
 
 
 def read_snapshot_bytes(build: Path, generation: int) -> bytes | None:
+    """The snapshot's payload, or None when it is missing, truncated or overwritten."""
     try:
-        return _state_path(build, "snapshot", generation).read_bytes()
+        data = _state_path(build, "snapshot", generation).read_bytes()
     except OSError:
         return None
+    if not (data.startswith(_SNAPSHOT_HEAD) and data.endswith(_SNAPSHOT_TAIL)):
+        return None
+    return data[len(_SNAPSHOT_HEAD) : -len(_SNAPSHOT_TAIL)]
+
+
+def snapshot_intact(build: Path, generation: int) -> bool:
+    """A cheap check (two small reads) that a snapshot was written whole: its head and its tail are there."""
+    try:
+        with open(_state_path(build, "snapshot", generation), "rb") as handle:
+            head = handle.read(len(_SNAPSHOT_HEAD))
+            handle.seek(0, os.SEEK_END)
+            if handle.tell() < len(_SNAPSHOT_HEAD) + len(_SNAPSHOT_TAIL):
+                return False
+            handle.seek(-len(_SNAPSHOT_TAIL), os.SEEK_END)
+            return head == _SNAPSHOT_HEAD and handle.read() == _SNAPSHOT_TAIL
+    except OSError:
+        return False
 
 
 def read_hashes(build: Path, generation: int) -> dict[str, bytes]:

@@ -128,6 +128,9 @@ class SearchIndex:
             return "the index has no manifest"
         if manifest.schema_version != SCHEMA_VERSION:
             return f"the index format changed (version {manifest.schema_version} -> {SCHEMA_VERSION})"
+        if self._build is not None and not index_store.snapshot_intact(self._build, manifest.generation):
+            self._broken = "its catalog snapshot is damaged"
+            return f"the index in {self.index_dir} was unreadable ({self._broken})"
         return None
 
     def staleness(self, listing_paths: Sequence[Path]) -> str | None:
@@ -283,6 +286,10 @@ class SearchIndex:
             manifest = self._manifest()
             data = index_store.read_snapshot_bytes(self._build, manifest.generation) if manifest else None
             self._catalog = snapshot.decode(data) if data is not None else None
+            if self._catalog is None:
+                raise IndexUnavailable(
+                    f"the search index in {self.index_dir} is damaged; rebuild it: papers index --rebuild"
+                )
         return self._catalog
 
     def _paper(self, paper_id: str) -> Paper:

@@ -135,3 +135,25 @@ def test_corrupt_index_is_rebuilt_with_a_notice(tmp_path: Path) -> None:
     assert "unreadable" in result.stderr and "rebuilding" in result.stderr
     assert "Traceback" not in result.stderr
     assert result.stdout.strip()
+
+
+def test_damaged_snapshot_is_rebuilt_with_a_notice(tmp_path: Path) -> None:
+    args = ("--listings", str(SEEDS), "--index-dir", str(tmp_path / "ix"))
+    assert run_papers(*args, "index").returncode == 0
+    for path in (tmp_path / "ix" / "current").resolve().glob("snapshot-*.bin"):
+        path.write_bytes(path.read_bytes()[:1000])  # truncated, as by a full disk
+    result = run_papers(*args, "search", "diffusion")
+    assert result.returncode == 0, result.stderr
+    assert "snapshot is damaged" in result.stderr and "Traceback" not in result.stderr
+    assert result.stdout.strip()
+
+
+def test_missing_segment_is_rebuilt_with_a_notice(tmp_path: Path) -> None:
+    args = ("--listings", str(SEEDS), "--index-dir", str(tmp_path / "ix"))
+    assert run_papers(*args, "index").returncode == 0
+    for path in (tmp_path / "ix" / "current").resolve().glob("*.seg"):
+        path.unlink()
+    result = run_papers(*args, "search", "diffusion")
+    assert result.returncode == 0, result.stderr
+    assert "unreadable" in result.stderr and "Traceback" not in result.stderr
+    assert result.stdout.strip()
