@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from index.headline_fit import JUNK, UNTITLED, capitalize, condense, fit
+from index.headline_fit import JUNK, UNTITLED, capitalize, condense, fit, without_claimant
 from index.headline_topic import about, is_generic, topic
 from index.sanitize import sanitize
 
@@ -52,7 +52,16 @@ _VERBS = {
     "view": 3,
     "cast": 3,
     "use": 2,
+    "give": 3,
+    "offer": 3,
+    "describe": 2,
+    "consider": 1,
 }
+# "We use X to provide Y": Y is the contribution and X the means.
+_MEANS = re.compile(
+    r"^([^,;]{3,90}?)\s+to\s+(?:provide|build|develop|design|derive|construct|obtain|give|create|devise|"
+    r"establish|introduce|propose)\s+(.{10,})$"
+)
 # "We also ...", "Finally, we ..." state a side result.
 _SECONDARY = re.compile(r"\b(?:also|further|additionally|finally|moreover)\b", re.IGNORECASE)
 # "In this paper, we ..." and "Here, we ..." mark the sentence the authors chose to state the paper in.
@@ -128,7 +137,9 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
         if body and not expansion and is_generic(body) and (field := topic(sentences[0])):
             body = f"{body} for {field if field[1:2].isupper() else field.lower()}"
         return fit(f"{label}: {body}" if body else label, max_len, ellipsis=False)
-    return fit(capitalize(about(topic(sentences[0]), condense(gist))), max_len, ellipsis=False)
+    return fit(
+        capitalize(without_claimant(about(topic(sentences[0]), condense(gist)))), max_len, ellipsis=False
+    )
 
 
 def _sentences(text: str) -> list[str]:
@@ -320,7 +331,7 @@ def _object(text: str) -> str:
 
 def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
     if best is None:
-        return sentences[0]
+        return without_claimant(sentences[0])
     index, verb, end = best
     sentence = sentences[index]
     rest = sentence[end:]
@@ -331,4 +342,7 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
         rest = rest[that.end() :]
     if verb == "argue" and sentence.startswith("This position paper"):
         return "Position: " + capitalize(condense(_object(rest)))
-    return _object(rest) or sentence
+    means = _MEANS.match(_object(rest)) if verb == "use" else None
+    if means is not None:
+        return f"{means.group(2)} via {means.group(1)}"
+    return _object(rest) or without_claimant(sentence)

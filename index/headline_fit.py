@@ -7,8 +7,25 @@ import re
 PARENTHESES = re.compile(r"\s*\([^()]{0,200}\)")
 _FILLER = re.compile(
     r"\b(?:novel|new|simple yet (?:effective|efficient)|simple|first|systematic|unified|principled|"
-    r"highly|significantly|extensive|comprehensive|designed(?= for))\s+"
+    r"highly|significantly|extensive|comprehensive|designed(?= for))(?:\s*,|\s+(?:and|or|yet|but))?\s+",
+    re.IGNORECASE,
 )
+# An aside between dashes ("methods - yet practical - for ...") interrupts the phrase a headline needs.
+_ASIDE = re.compile(r"\s+(?:-{1,2}|–|—)\s*[^-–—.;]{1,60}?\s*(?:-{1,2}|–|—)\s+|—[^—.;]{1,60}—")
+_ARTICLE = re.compile(r"(?<=\S)\s+(?:a|an|the)\s+(?=[a-z])")
+# Left over at the start of a gist once its subject and filler are gone: "and efficient encoding".
+_STRAY = re.compile(r"^(?:(?:and|or|but|yet|,)\s+)+", re.IGNORECASE)
+# Whoever makes the claim is not what the paper is about: "We give ...", "This work leverages ...".
+_CLAIMANT = re.compile(
+    r"^(?:(?:in this (?:paper|work)|here|to this end|finally)\s*,?\s+)?"
+    r"(?:we|this (?:position )?(?:paper|work|article|study|note|thesis)|our (?:paper|work))\s+"
+    r"(?:(?:\w+ly|also|further|then|first|here)\s+){0,2}"
+    r"(?:(?:aim|seek|attempt|try|strive|want|set out)s?\s+(?:to|at)\s+)?"
+    r"(?:[a-z]+\s+(?:on|to|at|with)\s+|[a-z]+\s+)",
+    re.IGNORECASE,
+)
+# A determiner that points back to a sentence the headline does not show ("Our model ...", "These tasks").
+_BACK_REFERENCE = re.compile(r"^(?:our|their|its|these|those|this|such)\s+(?=\w)", re.IGNORECASE)
 _LEADING = re.compile(r"^(?:(?:a|an|the|that)\s+)+", re.IGNORECASE)
 _INTERJECTION = re.compile(r",\s+which\s[^,.;]{0,80},")
 # Where a cut reads well: before a short trailing clause (", a randomization mechanism motivated").
@@ -33,11 +50,19 @@ UNTITLED = "Untitled paper"
 JUNK = " \t,;:.!?–—-()[]{}/\\|*_~'\"`“”‘’"
 
 
+def without_claimant(text: str) -> str:
+    """What a sentence says, without "We give"/"This work leverages": headlines never start with "We"."""
+    text = _CLAIMANT.sub("", text, count=1)
+    return _BACK_REFERENCE.sub("", text, count=1)
+
+
 def condense(text: str) -> str:
+    """The phrase without asides, filler adjectives, leading articles or leftover conjunctions."""
     text = _INTERJECTION.sub("", PARENTHESES.sub("", text)).strip(" ,;:")
     text = re.sub(r"\s*\b(?:to|in) this (?:study|paper|work)\b", "", text)
+    text = _ASIDE.sub(" ", text)
     text = _FILLER.sub("", text)
-    text = _LEADING.sub("", text)
+    text = _STRAY.sub("", _LEADING.sub("", text))
     return " ".join(text.split()).strip(" ,;:.–—-")
 
 
@@ -72,7 +97,13 @@ def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     if not text:
         return UNTITLED
     if len(text) <= max_len:
-        return text
+        words = text.split(" ")
+        before = len(words)
+        _drop_dangling(words)  # a clause cut upstream ("... problem and its") dangles as badly as a short one
+        return text if len(words) == before else " ".join(words).rstrip(" ,;:–—-")
+    terse = _ARTICLE.sub(" ", text)
+    if len(terse) <= max_len and not ellipsis:
+        return terse  # headline style drops articles before it drops the end of a phrase
     if " " not in text[:max_len]:
         return text[: max_len - 1].rstrip(JUNK) + "…"
     limit = max_len - 1 if ellipsis else max_len

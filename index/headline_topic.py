@@ -45,7 +45,7 @@ _NOT_TOPIC = frozenset(
         "because our it its they their how what why whether however yet one no recent",
     )
 )
-_PRONOUN = re.compile(r"^(?:(their|its|this|these|those|such|it|they)\s+)", re.IGNORECASE)
+_PRONOUN = re.compile(r"^(?:(their|its|our|this|these|those|such|it|they)\s+)", re.IGNORECASE)
 
 
 def topic(sentence: str) -> str:
@@ -64,6 +64,7 @@ def topic(sentence: str) -> str:
             lowered in _AUXILIARY
             or (
                 before.endswith("s")
+                and (index == 1 or not before[:1].isupper())  # "Procrustes problem": a name, not a plural
                 and before.lower() not in _NOT_VERB
                 and word.isalpha()
                 and word.islower()
