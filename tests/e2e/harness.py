@@ -36,6 +36,10 @@ SSHD = "/usr/sbin/sshd"
 LOCK_FILE = Path(tempfile.gettempdir()) / "papers-e2e.lock"
 STATUS_LINE = re.compile(r"\d+ papers · \d+ unread · \d+ starred")
 """The reader's status line: once it is on screen the first full frame has been drawn."""
+SEARCH_FOCUSED = "^j To list"
+"""The footer's hint while the search box has focus: a user sees it before typing a query."""
+LIST_FOCUSED = "⏎ Open"
+"""The footer's hint while the paper list has focus."""
 
 
 class Unavailable(Exception):
@@ -393,7 +397,8 @@ class Tmux:
     def wait_for(self, want: str | re.Pattern[str] | Callable[[str], bool], timeout: float = 30) -> str:
         """Poll the screen until it shows `want`; the AssertionError carries the last screen seen."""
         if isinstance(want, str):
-            matches: Callable[[str], bool] = want.__contains__
+            text = want
+            matches: Callable[[str], bool] = lambda screen: text in screen  # noqa: E731
         elif isinstance(want, re.Pattern):
             pattern = want
             matches = lambda screen: pattern.search(screen) is not None  # noqa: E731
@@ -411,6 +416,21 @@ class Tmux:
         dead, status = self.pane_state()
         state = f"pane exited with status {status}" if dead else f"still running after {timeout}s"
         raise AssertionError(f"screen never showed {want!r} ({state}); last screen:\n{screen}")
+
+    def settle(self, quiet: float = 0.3, timeout: float = 10, colours: bool = False) -> str:
+        """The screen once it has not changed for `quiet` seconds: the last keystroke is handled and drawn."""
+        args = ["capture-pane", "-p", "-t", self.name, *(["-e"] if colours else [])]
+        deadline = time.monotonic() + timeout
+        last = self.tmux(*args).stdout
+        stable_since = time.monotonic()
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+            now = self.tmux(*args).stdout
+            if now != last:
+                last, stable_since = now, time.monotonic()
+            elif time.monotonic() - stable_since >= quiet:
+                break
+        return last
 
     def wait_exit(self, timeout: float = 15) -> int | None:
         deadline = time.monotonic() + timeout

@@ -8,12 +8,11 @@ by its "pwned" marker (see tests/data/hostile/make_hostile.py), or a sequence Te
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
 from tests.e2e.conftest import SharedLibrary
-from tests.e2e.harness import STATUS_LINE, Environment, Tmux
+from tests.e2e.harness import SEARCH_FOCUSED, STATUS_LINE, Environment, Tmux
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -40,17 +39,11 @@ FORBIDDEN = {
 LITERAL_MARKUP = ("[bold red]", "[link=file:///etc/passwd]", "[@click=app.quit]")
 
 
-def _settle(pane: Tmux, timeout: float = 10) -> str:
-    """The screen once two captures 100 ms apart agree, i.e. the keystroke has been handled and drawn."""
-    deadline = time.monotonic() + timeout
-    previous = pane.capture()
-    while time.monotonic() < deadline:
-        time.sleep(0.1)
-        current = pane.capture()
-        if current == previous and STATUS_LINE.search(current):
-            return current
-        previous = current
-    return pane.wait_for(STATUS_LINE, 1)
+def _settle(pane: Tmux) -> str:
+    """The screen once the keystroke is handled and drawn; the reader must still show its status line."""
+    screen = pane.settle(quiet=0.15)
+    assert STATUS_LINE.search(screen), f"the reader is not showing its status line:\n{screen}"
+    return screen
 
 
 def _flat(screen: str) -> str:
@@ -62,7 +55,8 @@ def test_hostile_listings_never_reach_the_terminal(e2e: Environment, hostile_lib
     alice, _ = e2e.users
     pane = e2e.tmux("hostile")
     pane.start(e2e.reader_argv(alice, hostile_library.env()), width=80, height=24)
-    first = pane.wait_for(STATUS_LINE, 90)
+    pane.wait_for(STATUS_LINE, 90)
+    first = pane.settle(quiet=1.0)
     total = int(re.search(r"(\d+) papers", first).group(1))  # type: ignore[union-attr]
     assert total >= 15, f"the hostile listings should yield most of their papers; status says {total}"
 
@@ -77,8 +71,11 @@ def test_hostile_listings_never_reach_the_terminal(e2e: Environment, hostile_lib
         screens.append(_settle(pane))
     for query in ("diffusion", "[bold red]x", "pwned"):
         pane.send_keys("/")
+        pane.wait_for(SEARCH_FOCUSED)
         pane.type(query)
-        screens.append(pane.wait_for(f'"{query}" →'))
+        # The search box is the top line; the status line's query may sit under a notification toast.
+        screens.append(pane.wait_for(lambda screen, query=query: query in screen.splitlines()[0]))
+        screens.append(_settle(pane))
         pane.send_keys("Enter")
         pane.send_keys("Enter")
         screens.append(_settle(pane))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import SharedLibrary
-from tests.e2e.harness import STATUS_LINE, Environment
+from tests.e2e.harness import LIST_FOCUSED, SEARCH_FOCUSED, STATUS_LINE, Environment
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -23,13 +23,16 @@ def test_a_star_survives_the_session_and_stays_private(
     index_before = _snapshot(seeds_library.index_dir)
     pane = e2e.tmux("alice")
     pane.start(e2e.reader_argv(alice, seeds_library.env()), width=120, height=40)
-    screen = pane.wait_for(STATUS_LINE, STARTUP_TIMEOUT)
-    assert "0 starred" in screen
+    pane.wait_for(STATUS_LINE, STARTUP_TIMEOUT)
+    # Let start-up finish (see test_typing_straight_after_slash_goes_into_the_search for why it matters).
+    assert "· 0 starred" in pane.settle(quiet=1.0)
 
     pane.send_keys("/")
+    pane.wait_for(SEARCH_FOCUSED)
     pane.type("diffusion")
     pane.wait_for(re.compile(r'"diffusion" → [1-9]\d*'))
     pane.send_keys("Enter")
+    pane.wait_for(LIST_FOCUSED)
     pane.send_keys("s")
     pane.wait_for("· 1 starred")
     pane.send_keys("q")
@@ -60,6 +63,23 @@ def test_a_star_survives_the_session_and_stays_private(
     assert peek.returncode != 0
     assert "Permission denied" in peek.stderr
     assert _snapshot(seeds_library.index_dir) == index_before, "readers must never write to the shared index"
+
+
+def test_keys_typed_ahead_go_where_they_were_meant(e2e: Environment, seeds_library: SharedLibrary) -> None:
+    """Over ssh, "/diffusion", Enter, "s" typed quickly arrive as one burst, maybe before the first frame is
+    complete. Each key must act where the previous keys put the focus: the query gets every letter (the "s"
+    of diffusion must not star, the "u" must not undo), and the final "s" stars the top result.
+    """
+    _, bob = e2e.users
+    pane = e2e.tmux("burst")
+    pane.start(e2e.reader_argv(bob, seeds_library.env()), width=120, height=40)
+    pane.wait_for(STATUS_LINE, STARTUP_TIMEOUT)
+    pane.type("/diffusion")  # one send-keys call: the bytes reach the pty together
+    pane.send_keys("Enter", "s")
+    screen = pane.wait_for("· 1 starred")
+    assert re.search(r'"diffusion" → [1-9]\d*', screen), screen
+    pane.send_keys("C-q")
+    assert pane.wait_exit() == 0
 
 
 def test_site_config_points_every_user_at_the_shared_index(
