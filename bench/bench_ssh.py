@@ -27,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.e2e.harness import STATUS_LINE, Environment, Tmux, make_readable  # noqa: E402
+from tests.e2e.harness import LIST_FOCUSED, SEARCH_FOCUSED, STATUS_LINE, Environment, Tmux, make_readable  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus" / "listings"
 SEEDS = REPO / "seeds"
@@ -75,19 +75,9 @@ def _poll(pane: Tmux, done: Callable[[str], bool], timeout: float = 10, colours:
     raise TimeoutError(f"no repaint within {timeout}s; screen:\n{pane.capture()}")
 
 
-def _settle(pane: Tmux, quiet: float = 0.15, timeout: float = 5) -> str:
+def _settle(pane: Tmux) -> str:
     """Wait until the screen (with colours) stops changing, so the next keystroke starts from rest."""
-    deadline = time.monotonic() + timeout
-    last = pane.tmux("capture-pane", "-p", "-e", "-t", pane.name).stdout
-    stable_since = time.monotonic()
-    while time.monotonic() < deadline:
-        time.sleep(0.02)
-        now = pane.tmux("capture-pane", "-p", "-e", "-t", pane.name).stdout
-        if now != last:
-            last, stable_since = now, time.monotonic()
-        elif time.monotonic() - stable_since >= quiet:
-            break
-    return last
+    return pane.settle(quiet=0.15, timeout=5, colours=True)
 
 
 def measure(env: Environment, name: str, listings: Path, index_dir: Path, presses: int) -> list[list[str]]:
@@ -104,13 +94,18 @@ def measure(env: Environment, name: str, listings: Path, index_dir: Path, presse
     rows = []
     for width, height in SIZES:
         for term in TERMS:
-            pane = env.tmux(f"{name}-{width}x{height}-{term}".replace("-256color", ""))
-            started = pane.start(env.reader_argv(alice, variables, term=term), width=width, height=height)
+            label = f"{name}-{width}x{height}-{term}".replace("-256color", "")
+            pane = env.tmux(label)
+            # A fresh data dir per run: the reader restores the last query, which would skew the next run.
+            fresh = {**variables, "PAPERS_DATA_DIR": str(alice.home / f"bench-state-{label}")}
+            started = pane.start(env.reader_argv(alice, fresh, term=term), width=width, height=height)
             pane.wait_for(STATUS_LINE, 300)
             first = time.monotonic() - started
-            _settle(pane)
+            pane.settle(quiet=1.0)
             pane.send_keys("/")
+            pane.wait_for(SEARCH_FOCUSED)
             pane.send_keys("Enter")  # empty query: leave the search box, focus on the list
+            pane.wait_for(LIST_FOCUSED)
             j_times = []
             for press in range(presses):
                 key = "j" if (press // 20) % 2 == 0 else "k"
@@ -119,6 +114,7 @@ def measure(env: Environment, name: str, listings: Path, index_dir: Path, presse
                 j_times.append(_poll(pane, lambda screen, before=before: screen != before, colours=True))
             _settle(pane)
             pane.send_keys("/")
+            pane.wait_for(SEARCH_FOCUSED)
             query_times = []
             for end in range(1, len(QUERY) + 1):
                 _settle(pane)
