@@ -48,10 +48,11 @@ def test_build_killed_with_sigkill_leaves_a_usable_index_and_the_next_run_finish
     while time.monotonic() < deadline and not list(index_dir.glob("build-2/*.trm")):
         assert build.poll() is None, build.communicate()
         time.sleep(0.05)
-    time.sleep(1.0)
+    time.sleep(0.3)
     assert build.poll() is None, "the build finished before it could be killed"
     build.send_signal(signal.SIGKILL)
     build.wait()
+    _wait_for_no_process_using(index_dir)  # the forked indexing child dies with its parent
     assert os.readlink(index_dir / "current") == "build-1"  # the live index was never touched
 
     previous = run_papers(*seeds, "search", "diffusion")
@@ -64,6 +65,24 @@ def test_build_killed_with_sigkill_leaves_a_usable_index_and_the_next_run_finish
     assert finished.stdout.count("\n") >= 3
     again = run_papers(*corpus, "index")
     assert "up to date" in again.stdout
+
+
+def _wait_for_no_process_using(index_dir: Path, timeout: float = 2.0) -> None:
+    """The kernel kills the child at once (PR_SET_PDEATHSIG); an orphan would go on indexing for seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        alive = []
+        for proc in Path("/proc").iterdir():
+            try:
+                cmdline = (proc / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if proc.name.isdigit() and str(index_dir).encode() in cmdline and b"--rebuild" in cmdline:
+                alive.append(proc.name)
+        if not alive:
+            return
+        assert time.monotonic() < deadline, f"indexing processes outlived their killed parent: {alive}"
+        time.sleep(0.1)
 
 
 @pytest.mark.slow
