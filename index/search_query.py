@@ -33,7 +33,8 @@ Query syntax
   (a OR b) c              parentheses group
   diffu*                  words starting with diffu
   difusion~               words within one typo (difusion~2: two typos)
-  title:graph             in the title/headline only; also abstract: author: venue: status: id:
+  title:graph             in the title/headline only; also abstract: author: venue: status: (or track:)
+                          source: (the listing's name) id:
   year:2024  year:[2020 TO 2024]
   is:starred  is:unread  is:read      only papers you starred / have not read / have read
 An empty query lists every paper in listing order. A query that cannot be parsed (an unbalanced quote or

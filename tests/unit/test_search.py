@@ -45,6 +45,8 @@ def ids(index: SearchIndex, query: str, **kwargs: object) -> list[str]:
             ["latex", "rl"],
         ),  # LaTeX is indexed as rendered text: \textit{optimal} is the word optimal
         ("sharp", ["latex"]),
+        ("listing:fixture graph", ["gnn", "rl"]),
+        ("source:nowhere", []),
     ],
 )
 def test_golden_queries_find_exactly_the_expected_papers(
