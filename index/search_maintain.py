@@ -1,0 +1,268 @@
+"""Keeping an index directory usable and current: opening it, judging freshness, building and updating.
+
+Part of the search module: `SearchIndex` (search.py) adds the reading side on top of this base class.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Self
+
+from index import index_store, render, search_build, snapshot
+from index.index_store import Manifest, WriterLock
+from index.models import Catalog, Paper
+from index.schema import SCHEMA_VERSION, content_hash, stemming_analyzer
+from index.search_highlight import WordTerms
+from index.search_models import UpdateReport
+from index.search_query import QueryParsers
+
+BUILD_WAIT = 600.0
+"""How long a process with no index at all waits for another one that is building it."""
+_Terms = dict[str, frozenset[str]]
+
+
+class IndexUnavailable(Exception):
+    """No usable index and none can be built here: a one-line message for the user."""
+
+
+class IndexMaintenance:
+    """One index directory, opened for reading; writes go through the lock and a fresh build or a commit."""
+
+    """One index directory, opened for reading; writes go through the lock and a fresh build or a commit."""
+
+    def __init__(self, index_dir: Path) -> None:
+        self.index_dir = index_dir
+        self.read_only = not index_store.writable(index_dir)
+        self.notices: list[str] = []
+        self._parsers: QueryParsers | None = None
+        self._analyzer = stemming_analyzer()
+        self._words = WordTerms(self._analyzer)
+        self._token: str | None = None
+        self._build: Path | None = None
+        self._ix: Any = None
+        self._searcher: Any = None
+        self._broken: str | None = None
+        self._reset_generation()
+
+    @classmethod
+    def open(cls, index_dir: Path) -> Self:
+        """Open whatever index `index_dir` holds (possibly none yet: see `ensure_current`); never writes."""
+        opened = cls(index_dir)
+        opened._reopen()
+        return opened
+
+    # ----- opening and freshness -------------------------------------------------------------------------
+
+    def _reset_generation(self) -> None:
+        self._catalog: Catalog | None = None
+        self._by_id: dict[str, Paper] = {}
+        self._docids: list[str] | None = None
+        self._cache: OrderedDict[str, tuple[tuple[str, ...], tuple[float, ...], _Terms, bool]] = OrderedDict()
+        self._plain = lru_cache(maxsize=2048)(render.to_plain)
+        self._suggestions: dict[str, str | None] = {}
+
+    def _reopen(self) -> None:
+        self.close()
+        self._reset_generation()
+        self._token = index_store.current_token(self.index_dir)
+        self._build = index_store.current_build(self.index_dir)
+        self._broken = None
+        if self._build is None:
+            return
+        try:
+            self._ix = search_build.open_reader_index(self._build)
+            self._searcher = self._ix.searcher()
+            self._parsers = QueryParsers(self._ix.schema)
+        except Exception as error:  # any damage (missing segment, bad TOC, unpickling) means: rebuild
+            self.close()
+            self._broken = f"{type(error).__name__}: {error}".splitlines()[0][:160]
+
+    @property
+    def exists(self) -> bool:
+        return self._ix is not None
+
+    def _generation(self) -> int:
+        return int(self._ix.latest_generation()) if self._ix is not None else -1
+
+    def _manifest(self) -> Manifest | None:
+        if self._build is None or self._ix is None:
+            return None
+        return index_store.read_manifest(self._build, self._generation())
+
+    def _full_build_reason(self) -> str | None:
+        if self._broken is not None:
+            return f"the index in {self.index_dir} was unreadable ({self._broken})"
+        if self._ix is None:
+            return "no index yet"
+        manifest = self._manifest()
+        if manifest is None:
+            return "the index has no manifest"
+        if manifest.schema_version != SCHEMA_VERSION:
+            return f"the index format changed (version {manifest.schema_version} -> {SCHEMA_VERSION})"
+        if self._build is not None and not index_store.snapshot_intact(self._build, manifest.generation):
+            self._broken = "its catalog snapshot is damaged"
+            return f"the index in {self.index_dir} was unreadable ({self._broken})"
+        return None
+
+    def staleness(self, listing_paths: Sequence[Path]) -> str | None:
+        """Why the index does not reflect `listing_paths` (stat first, digest only moved files), or None."""
+        reason = self._full_build_reason()
+        if reason is not None:
+            return reason
+        manifest = self._manifest()
+        assert manifest is not None
+        if manifest.generation != self._generation():
+            return "an earlier update was interrupted"
+        diff = index_store.diff_files(manifest.files, _listing_files(listing_paths))
+        if diff.clean:
+            return None
+        parts = [
+            f"{len(v)} {k}"
+            for k, v in (("added", diff.added), ("changed", diff.changed), ("removed", diff.removed))
+            if v
+        ]
+        return "listing files " + ", ".join(parts)
+
+    def ensure_current(
+        self, listing_paths: Sequence[Path], progress: search_build.Progress | None = None
+    ) -> UpdateReport | None:
+        """Bring the index up to date with the listings if needed and possible; first use builds it.
+
+        A read-only index is used as is (with a notice when stale); when another process holds the lock, the
+        previous index is searched, or, when there is none, this waits for the other build to finish.
+        """
+        reason = self.staleness(listing_paths)
+        if reason is None:
+            return None
+        if self.read_only:
+            if self._ix is None:
+                raise IndexUnavailable(
+                    f"no usable search index in {self.index_dir} ({reason}) and the directory is not "
+                    "writable; ask its owner to run `papers index`, or pass --index-dir DIR"
+                )
+            self.notices.append(
+                f"the index in {self.index_dir} is older than the listings ({reason}); searching it as is"
+            )
+            return None
+        lock = WriterLock.try_acquire(self.index_dir)
+        if lock is None:
+            if self._ix is not None:
+                self.notices.append(
+                    "another papers process is updating the index; searching the previous one"
+                )
+                return None
+            lock = WriterLock.acquire(self.index_dir, BUILD_WAIT)
+            if lock is None:
+                raise IndexUnavailable(
+                    "another papers process is still building the index; try again in a minute"
+                )
+        with lock:
+            self._reopen()
+            if self.staleness(listing_paths) is None:
+                return None
+            from index.catalog import load_catalog
+
+            return self._apply(load_catalog(listing_paths), progress, rebuild_reason=None)
+
+    # ----- writing ---------------------------------------------------------------------------------------
+
+    def update(self, catalog: Catalog, progress: search_build.Progress | None = None) -> UpdateReport:
+        """Make the index match `catalog`, re-indexing only papers whose content changed (or rebuilding)."""
+        return self._locked_apply(catalog, progress, None)
+
+    def rebuild(self, catalog: Catalog, progress: search_build.Progress | None = None) -> UpdateReport:
+        """Build a fresh index of `catalog` beside the live one and swap it in atomically."""
+        return self._locked_apply(catalog, progress, "rebuild requested")
+
+    def _locked_apply(
+        self, catalog: Catalog, progress: search_build.Progress | None, reason: str | None
+    ) -> UpdateReport:
+        if self.read_only:
+            raise IndexUnavailable(f"the index directory {self.index_dir} is not writable")
+        lock = WriterLock.acquire(self.index_dir, BUILD_WAIT)
+        if lock is None:
+            raise IndexUnavailable(
+                "another papers process is still updating the index; try again in a minute"
+            )
+        with lock:
+            self._reopen()
+            return self._apply(catalog, progress, reason)
+
+    def _apply(
+        self, catalog: Catalog, progress: search_build.Progress | None, rebuild_reason: str | None
+    ) -> UpdateReport:
+        """Under the lock: a full build when needed (or asked), else one incremental commit."""
+        start = time.monotonic()
+        stamps = tuple(_stamps(catalog))
+        hashes = {paper.id: content_hash(paper) for paper in catalog.papers}
+        reason = rebuild_reason or self._full_build_reason()
+        if reason is not None:
+            if self._broken is not None:
+                self.notices.append(f"{reason}; rebuilding it")
+            build = index_store.new_build_dir(self.index_dir)
+            search_build.build(build, catalog.papers, progress, workers=min(2, os.cpu_count() or 1))
+            generation = search_build.open_reader_index(build).latest_generation()
+            manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
+            index_store.write_state(build, manifest, snapshot.encode(catalog), hashes)
+            previous = self._build
+            index_store.swap_current(self.index_dir, build)
+            index_store.remove_stale_builds(self.index_dir, [build] + ([previous] if previous else []))
+            counts = (len(catalog.papers), 0, 0)
+        else:
+            assert self._build is not None
+            manifest_before = self._manifest()
+            assert manifest_before is not None
+            old = index_store.read_hashes(self._build, manifest_before.generation)
+            removed = [paper_id for paper_id in old if paper_id not in hashes]
+            changed = [paper for paper in catalog.papers if old.get(paper.id) != hashes[paper.id]]
+            new_ids = {paper.id for paper in changed if paper.id not in old}
+            if removed or changed:
+                writer_ix = search_build.open_writer_index(self._build)
+                search_build.upsert(writer_ix, changed, new_ids, removed, progress)
+                writer_ix.close()
+            generation = search_build.open_reader_index(self._build).latest_generation()
+            manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
+            index_store.write_state(self._build, manifest, snapshot.encode(catalog), hashes)
+            counts = (len(new_ids), len(changed) - len(new_ids), len(removed))
+        self._reopen()
+        self._catalog = catalog
+        return UpdateReport(
+            *counts,
+            seconds=round(time.monotonic() - start, 2),
+            rebuilt=reason is not None,
+            papers=len(catalog.papers),
+            reason=reason or "",
+        )
+
+    def take_notices(self) -> list[str]:
+        """One-line notices gathered so far (stale read-only index, rebuilt corrupt index), then cleared."""
+        taken, self.notices = self.notices, []
+        return taken
+
+    def close(self) -> None:
+        if self._searcher is not None:
+            self._searcher.close()
+        self._searcher = None
+        self._ix = None
+
+
+def _listing_files(listing_paths: Sequence[Path]) -> list[str]:
+    from index.listings import expand_paths
+
+    files, _notices = expand_paths(listing_paths)
+    return [os.path.abspath(path) for path in files]
+
+
+def _stamps(catalog: Catalog) -> list[index_store.FileStamp]:
+    stamps = []
+    for listing in catalog.listings:
+        try:
+            stamps.append(index_store.stamp(os.path.abspath(listing.path)))
+        except OSError:
+            continue
+    return stamps
