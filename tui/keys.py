@@ -7,9 +7,9 @@ from functools import partial
 
 from textual.app import SystemCommand
 from textual.binding import Binding
-from textual.dom import DOMNode
+from textual.widget import Widget
 
-Owner = tuple[str, DOMNode]
+Owner = tuple[str, Widget]
 Section = tuple[str, Sequence[tuple[str, str]]]
 
 EXTRA_ROWS = {
@@ -18,11 +18,11 @@ EXTRA_ROWS = {
 }
 
 
-def declared(owner: DOMNode) -> list[Binding]:
+def declared(owner: Widget) -> list[Binding]:
     return [binding for binding in type(owner).BINDINGS if isinstance(binding, Binding)]
 
 
-def keys_for(owner: DOMNode, binding: Binding) -> str:
+def keys_for(owner: Widget, binding: Binding) -> str:
     """The keys bound now, after any user keymap, shown the way the footer shows them."""
     live = owner._bindings.key_to_bindings.items()
     keys = [key for key, bound in live if any(b.id == binding.id for b in bound)] or binding.key.split(",")

@@ -76,8 +76,8 @@ class BrowseScreen(Screen[None]):
         self._progress = ""
         self._restore_id: str | None = None
         self._current: str | None = None
-        self._starred: set[str] = set()
-        self._read: set[str] = set()
+        self._starred: frozenset[str] = frozenset()
+        self._read: frozenset[str] = frozenset()
 
     # ---- composition and start-up -------------------------------------------------------------------------
 
