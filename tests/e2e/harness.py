@@ -433,10 +433,15 @@ class Tmux:
         return last
 
     def wait_exit(self, timeout: float = 15) -> int | None:
+        """The exit status of the pane's command; a death by signal fails with the last screen."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             dead, status = self.pane_state()
             if dead:
+                if status is None:
+                    fmt = "#{pane_dead_status} #{pane_dead_signal}"
+                    detail = self.tmux("display-message", "-p", "-t", self.name, fmt).stdout.strip()
+                    raise AssertionError(f"the program died ({detail!r}); screen:\n{self.capture()}")
                 return status
             time.sleep(0.05)
         raise AssertionError(f"the program did not exit within {timeout}s; screen:\n{self.capture()}")
