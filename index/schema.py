@@ -13,7 +13,7 @@ from whoosh.lang.porter import stem as porter_stem
 
 from index.models import Paper
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Bump when fields, analyzers or the document text change: an index of another version is rebuilt."""
 
 HEADLINE_BOOST = 3.0
@@ -124,6 +124,15 @@ def plain_analyzer() -> Any:
     return WordAnalyzer(stem=False, stop=False)
 
 
+def names_analyzer() -> Any:
+    """Author names: unstemmed, but stop words dropped like in the text fields.
+
+    Authors is a default search field; if it kept "for"/"the", a query such as `learning for` would demand
+    an author token "for" (the text fields drop it, so nothing else can satisfy it) and find nothing.
+    """
+    return WordAnalyzer(stem=False, stop=True)
+
+
 def reference_stemming_analyzer() -> Any:
     """The stock Whoosh chain WordAnalyzer reproduces (kept for the equivalence test)."""
     return (
@@ -144,7 +153,7 @@ def build_schema() -> fields.Schema:
         id=fields.ID(stored=True, unique=True, sortable=True),
         headline=fields.TEXT(analyzer=stem, field_boost=HEADLINE_BOOST, phrase=True),
         abstract=fields.TEXT(analyzer=stem, phrase=True),
-        authors=fields.TEXT(analyzer=plain, field_boost=AUTHORS_BOOST, phrase=True),
+        authors=fields.TEXT(analyzer=names_analyzer(), field_boost=AUTHORS_BOOST, phrase=True),
         venue=fields.TEXT(analyzer=plain, phrase=False),
         year=fields.NUMERIC(int, bits=32, signed=False),
         status=fields.TEXT(analyzer=plain, phrase=False),

@@ -200,3 +200,13 @@ def test_a_reader_picks_up_a_rebuild_by_someone_else(tmp_path: Path) -> None:
     assert sorted(ids(reader, "influence")) == ["act", "gifs"]
     writer.update(make_catalog(PAPERS[:5]))
     assert ids(reader, "influence") == ["gifs"]
+
+
+def test_stop_words_in_a_query_do_not_empty_the_result(index: SearchIndex) -> None:
+    """`learning for` must find what `learning` finds: no default field may demand the token "for"."""
+    plain = set(index.search("learning").ids)
+    assert plain, "the fixture must contain the word"
+    for query in ("learning for", "the learning", "models of learning"):
+        with_stop = set(index.search(query).ids)
+        assert with_stop, query
+        assert with_stop <= plain | set(index.search(query.replace("learning", "")).ids)
