@@ -20,15 +20,19 @@ def run_reader(args: argparse.Namespace) -> int:
     """
     from index.library import Library
 
+    config = cli_common.config()
     library = Library.open(
         cli_common.listing_paths(args),
         index_dir=cli_common.index_dir(args),
         data_dir=cli_common.data_dir(args),
+        config=config,
     )
     try:
         from tui.app import make_app
 
-        make_app(library).run()
+        make_app(
+            library, mark_read_delay=config.mark_read_delay, theme=config.theme, keymap=config.keymap
+        ).run()
     finally:
         library.close()
     return 0

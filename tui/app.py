@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, SystemCommand
@@ -11,6 +11,11 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from tui.screens.browse import BrowseScreen
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.help import HelpScreen
+from tui.widgets.paper_detail import PaperDetail
+from tui.widgets.paper_list import PaperList
+from tui.widgets.search_bar import SearchBar
 
 if TYPE_CHECKING:
     from index.library import Library
@@ -26,20 +31,46 @@ class PapersApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
     ]
 
-    def __init__(self, library: Library, *, debounce: float = 0.1, mark_read_delay: float = 2.0) -> None:
+    def __init__(
+        self,
+        library: Library,
+        *,
+        debounce: float = 0.1,
+        mark_read_delay: float = 2.0,
+        theme: str | None = None,
+        keymap: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__()
         self.library = library
         self.debounce = debounce
         self.mark_read_delay = mark_read_delay
+        self.default_theme = theme
+        self.keymap_overrides = dict(keymap or {})
 
     def on_mount(self) -> None:
-        theme = self.library.session_get("theme")
-        if isinstance(theme, str) and theme in self.available_themes:
-            self.theme = theme
+        # The theme picked in the palette wins over the config's default: it is the later, explicit choice.
+        remembered = self.library.session_get("theme")
+        for theme in (remembered, self.default_theme):
+            if isinstance(theme, str) and theme in self.available_themes:
+                self.theme = theme
+                break
+        else:
+            if self.default_theme:
+                self.notify(f"config: unknown theme {self.default_theme!r}; using {self.theme!r}")
+        if self.keymap_overrides:
+            self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.push_screen(
             BrowseScreen(self.library, debounce=self.debounce, mark_read_delay=self.mark_read_delay)
         )
+
+    def _apply_keymap(self) -> None:
+        """Remap bindings by id (config `[keymap]`); an unknown id is named, not silently dropped."""
+        known = binding_ids()
+        unknown = sorted(set(self.keymap_overrides) - known)
+        if unknown:
+            self.notify(f"config: unknown key binding id(s) {', '.join(unknown)} (see ? for the ids)")
+        self.set_keymap({key: value for key, value in self.keymap_overrides.items() if key in known})
 
     def _remember_theme(self, theme: Theme) -> None:
         if not self.library.state_read_only:
@@ -51,12 +82,24 @@ class PapersApp(App[None]):
             yield from screen.commands()
 
 
+def binding_ids() -> set[str]:
+    """Every binding id a user may remap in the config's `[keymap]` table."""
+    owners = (PapersApp, BrowseScreen, PaperList, PaperDetail, SearchBar, HelpScreen, ConfirmScreen)
+    return {
+        binding.id
+        for owner in owners
+        for binding in owner.BINDINGS
+        if isinstance(binding, Binding) and binding.id is not None
+    }
+
+
 def make_app(library: Library, **options: Any) -> PapersApp:
     """Build the reader around an open Library; the CLI, pilot tests and snapshot tests all come through here.
 
     Args:
         library: the opened facade over listings, index and state.
         **options: `debounce` (seconds to wait after typing before searching, default 0.1) and
-            `mark_read_delay` (seconds a paper must stay open to count as read, default 2; 0 disables).
+            `mark_read_delay` (seconds a paper must stay open to count as read, default 2; 0 disables),
+            `theme` (the config's default theme) and `keymap` (binding id -> keys, from the config).
     """
     return PapersApp(library, **options)
