@@ -12,7 +12,7 @@ import re
 import pytest
 
 from tests.e2e.conftest import SharedLibrary
-from tests.e2e.harness import SEARCH_FOCUSED, STATUS_LINE, Environment, Tmux
+from tests.e2e.harness import LIST_FOCUSED, SEARCH_FOCUSED, STATUS_LINE, Environment, Tmux
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -76,10 +76,12 @@ def test_hostile_listings_never_reach_the_terminal(e2e: Environment, hostile_lib
         # The search box is the top line; the status line's query may sit under a notification toast.
         screens.append(pane.wait_for(lambda screen, query=query: query in screen.splitlines()[0]))
         screens.append(_settle(pane))
-        pane.send_keys("Enter")
-        pane.send_keys("Enter")
+        pane.send_keys("Enter")  # to the list
+        pane.wait_for(LIST_FOCUSED)
+        pane.send_keys("Enter")  # open the top hit
         screens.append(_settle(pane))
         pane.send_keys("h")
+        pane.wait_for(LIST_FOCUSED)
 
     dead, status = pane.pane_state()
     assert not dead, f"the reader exited (status {status}) while browsing hostile data:\n{pane.capture()}"
