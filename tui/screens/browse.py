@@ -115,7 +115,7 @@ class BrowseScreen(Screen[None]):
         # First paint never waits for the index: show every paper in listing order straight away.
         self.outcome = results.Outcome("", "all", [paper.id for paper in library.papers])
         self.paper_list.set_ids(self.outcome.ids, select=self._restore_id)
-        self.paper_list.focus()
+        self.set_focus(self.paper_list)
         for notice in library.notices:
             self.notify(one_line(notice), severity="warning", timeout=10, markup=False)
         if not library.index_ready:
@@ -224,7 +224,7 @@ class BrowseScreen(Screen[None]):
 
     @on(SearchBar.Leave)
     def _leave_search(self) -> None:
-        self.paper_list.focus()
+        self.set_focus(self.paper_list)
 
     @on(PaperList.Highlighted)
     def _highlighted(self, event: PaperList.Highlighted) -> None:
@@ -244,11 +244,11 @@ class BrowseScreen(Screen[None]):
     @on(PaperList.Opened)
     def _opened(self, event: PaperList.Opened) -> None:
         self._mark_read(event.paper_id)
-        self.detail.focus()
+        self.set_focus(self.detail)
 
     @on(PaperDetail.Back)
     def _back(self) -> None:
-        self.paper_list.focus()
+        self.set_focus(self.paper_list)
 
     def _mark_read(self, paper_id: str) -> None:
         if not self.library.is_read(paper_id):
@@ -313,15 +313,17 @@ class BrowseScreen(Screen[None]):
     # ---- actions -------------------------------------------------------------------------------------------
 
     def action_focus_search(self) -> None:
+        # set_focus, not widget.focus(): focus() waits for the next loop turn, so letters typed in the same
+        # burst as "/" (over ssh they arrive together) would still go to the list and star, undo or sort.
         if self.similar_to is not None:
             self.action_leave_similar()
-        self.search_bar.input.focus()
+        self.set_focus(self.search_bar.input)
 
     def action_switch_pane(self) -> None:
         if self.paper_list.has_focus:
-            self.detail.focus()
+            self.set_focus(self.detail)
         else:
-            self.paper_list.focus()
+            self.set_focus(self.paper_list)
 
     def _selected(self) -> str | None:
         paper_id = self.paper_list.selected_id
@@ -407,7 +409,7 @@ class BrowseScreen(Screen[None]):
         self._serial += 1  # any search still running must not replace the similar list
         self.paper_list.empty_message = Text("No similar papers found. Esc returns.")
         self.paper_list.set_ids([paper_id, *(hit.id for hit in hits if hit.id != paper_id)], select=paper_id)
-        self.paper_list.focus()
+        self.set_focus(self.paper_list)
         self._refresh_status()
 
     def action_leave_similar(self) -> None:
