@@ -435,14 +435,18 @@ class Tmux:
     def wait_exit(self, timeout: float = 15) -> int | None:
         """The exit status of the pane's command; a death by signal fails with the last screen."""
         deadline = time.monotonic() + timeout
+        dead_since: float | None = None
         while time.monotonic() < deadline:
             dead, status = self.pane_state()
+            if dead and status is not None:
+                return status
             if dead:
-                if status is None:
+                # tmux marks the pane dead when the pty closes and learns the exit status a moment later.
+                dead_since = dead_since or time.monotonic()
+                if time.monotonic() - dead_since > 3:
                     fmt = "#{pane_dead_status} #{pane_dead_signal}"
                     detail = self.tmux("display-message", "-p", "-t", self.name, fmt).stdout.strip()
                     raise AssertionError(f"the program died ({detail!r}); screen:\n{self.capture()}")
-                return status
             time.sleep(0.05)
         raise AssertionError(f"the program did not exit within {timeout}s; screen:\n{self.capture()}")
 
