@@ -23,6 +23,11 @@ def one_line(value: str) -> str:
     return visible(value.replace("\n", " "))
 
 
+def venue_year(venue: str | None, year: int | None) -> str:
+    """ "NeurIPS 2026", "NeurIPS", "2026" or "": how the list, the detail pane and copies name a venue."""
+    return " ".join(part for part in (venue or "", str(year or "")) if part)
+
+
 def literal(value: str, style: Style | str = "") -> Text:
     """A `Text` holding `value` exactly as written: never parsed as Rich or Textual markup."""
     return Text(visible(value), style=style, end="")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from functools import partial
 from typing import TYPE_CHECKING, ClassVar
@@ -12,7 +11,6 @@ from textual import on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Container
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer
 from textual.worker import get_current_worker
@@ -21,7 +19,8 @@ from tui import keys
 from tui.screens import results
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
-from tui.text import one_line
+from tui.screens.index_build import IndexBuilding
+from tui.text import one_line, venue_year
 from tui.widgets.paper_detail import PaperDetail, PaperView
 from tui.widgets.paper_list import PaperList, Row
 from tui.widgets.search_bar import SearchBar
@@ -31,11 +30,7 @@ if TYPE_CHECKING:
     from index.library import Library
 
 
-class BuildCancelled(Exception):
-    """Raised from the progress callback to stop an index build when the reader quits."""
-
-
-class BrowseScreen(Screen[None]):
+class BrowseScreen(IndexBuilding):
     """Receives the widgets' messages, asks the library, and pushes the answers down into the widgets."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Textual declares it so)
@@ -105,12 +100,7 @@ class BrowseScreen(Screen[None]):
         library = self.library
         self._reload_marks()
         self.paper_list.show_where = library.spans_several_listings
-        self.query_text = str(library.session_get("query", "") or "")
-        saved_filter = library.session_get("filter", "all")
-        self.filter = saved_filter if saved_filter in results.FILTERS else "all"
-        saved_order = library.session_get("order", "relevance")
-        self.order = saved_order if saved_order in results.ORDERS else "relevance"
-        self._restore_id = library.session_get("selected")
+        self.query_text, self.filter, self.order, self._restore_id = results.restore_view(library)
         self.search_bar.set_value(self.query_text)
         # First paint never waits for the index: show every paper in listing order straight away.
         self.outcome = results.Outcome("", "all", [paper.id for paper in library.papers])
@@ -129,57 +119,17 @@ class BrowseScreen(Screen[None]):
         self.save_session()
 
     def save_session(self) -> None:
-        library = self.library
-        if library.state_read_only:
-            return
-        library.session_set("query", self.query_text)
-        library.session_set("filter", self.filter)
-        library.session_set("order", self.order)
-        if self._current is not None:
-            library.session_set("selected", self._current)
+        results.save_view(self.library, self.query_text, self.filter, self.order, self._current)
 
-    # ---- index build ---------------------------------------------------------------------------------------
+    # ---- index build (the worker lives in IndexBuilding) -------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
-    def _build_index(self) -> None:
-        worker = get_current_worker()
-        last = 0.0
-
-        def progress(done: int, total: int) -> None:
-            nonlocal last
-            if worker.is_cancelled:
-                raise BuildCancelled
-            now = time.monotonic()
-            if now - last >= 0.2 or done >= total:
-                last = now
-                self.app.call_from_thread(self._show_progress, done, total)
-
-        try:
-            summary = self.library.build_index(progress)
-        except BuildCancelled:
-            return
-        except Exception as error:  # one line for the user, never a traceback in the UI
-            if not worker.is_cancelled:
-                self.app.call_from_thread(self._index_failed, f"{type(error).__name__}: {error}")
-            return
-        if not worker.is_cancelled:
-            self.app.call_from_thread(self._index_done, summary)
-
-    def _show_progress(self, done: int, total: int) -> None:
-        self._progress = f"indexing {done}/{total}"
+    def _on_progress(self) -> None:
         self._refresh_status()
         if self.outcome.waiting:
             self.search_bar.set_note(results.note(self.outcome, self._progress))
 
-    def _index_done(self, summary: str) -> None:
-        self._progress = ""
-        self.notify(one_line(summary), title="Index ready", markup=False)
+    def _on_index_ready(self) -> None:
         self.run_search()
-
-    def _index_failed(self, message: str) -> None:
-        self._progress = "search unavailable"
-        self._refresh_status()
-        self.notify(f"Index build failed: {one_line(message)}", severity="error", timeout=15, markup=False)
 
     # ---- searching -----------------------------------------------------------------------------------------
 
@@ -284,22 +234,15 @@ class BrowseScreen(Screen[None]):
 
     def _refresh_status(self) -> None:
         papers, unread, starred = self.library.counts()
-        mode = []
-        if self.similar_to is not None:
-            mode.append("more like " + self.library.paper(self.similar_to).headline[:40] + " (Esc returns)")
-        if self.filter != "all":
-            mode.append(f"{self.filter} only")
-        if self.order != "relevance":
-            mode.append(f"sorted by {results.ORDER_NAMES[self.order]}")
-        if self.library.state_read_only:
-            mode.append("read-only state")
+        similar = self.library.paper(self.similar_to).headline if self.similar_to is not None else None
+        mode = results.describe_view(similar, self.filter, self.order, self.library.state_read_only)
         status = Status(
             papers=papers,
             unread=unread,
             starred=starred,
             query=self.outcome.query,
             shown=len(self.paper_list.ids),
-            mode=" · ".join(mode),
+            mode=mode,
             progress=self._progress,
         )
         self.query_one(StatusLine).show(status)
@@ -307,7 +250,7 @@ class BrowseScreen(Screen[None]):
     def _describe(self, paper_id: str) -> Row:
         library = self.library
         paper = library.paper(paper_id)
-        where = " ".join(part for part in (paper.venue or "", str(paper.year or "")) if part)
+        where = venue_year(paper.venue, paper.year)
         return Row(paper_id in self._starred, paper_id not in self._read, paper.headline, where)
 
     # ---- actions -------------------------------------------------------------------------------------------
@@ -425,15 +368,9 @@ class BrowseScreen(Screen[None]):
         if (paper_id := self._selected()) is None:
             return
         paper = self.library.paper(paper_id)
-        where = " ".join(part for part in (paper.venue or "", str(paper.year or "")) if part)
-        parts = [
-            paper.title or paper.headline,
-            where,
-            f"id: {paper.id}",
-            "",
-            self.library.rendered(paper_id).text,
-        ]
-        self.app.copy_to_clipboard("\n".join(part for part in parts if part is not None))
+        parts = [paper.title or paper.headline, venue_year(paper.venue, paper.year), f"id: {paper.id}"]
+        body = self.library.rendered(paper_id).text
+        self.app.copy_to_clipboard("\n".join([*(part for part in parts if part), "", body]))
         self.notify("Copied the paper to the clipboard.", timeout=2)
 
     def action_accept_suggestion(self) -> None:

@@ -98,3 +98,42 @@ def widen_hint(outcome: Outcome) -> Text:
         text.append(" instead\n")
     text.append("  press ? for the full query syntax\n")
     return text
+
+
+def restore_view(library: Library) -> tuple[str, str, str, str | None]:
+    """The query, filter, order and selected paper of the last session, each checked before it is trusted."""
+    query = str(library.session_get("query", "") or "")
+    saved_filter = library.session_get("filter", "all")
+    saved_order = library.session_get("order", "relevance")
+    selected = library.session_get("selected")
+    return (
+        query,
+        saved_filter if saved_filter in FILTERS else "all",
+        saved_order if saved_order in ORDERS else "relevance",
+        selected if isinstance(selected, str) else None,
+    )
+
+
+def save_view(library: Library, query: str, filter: str, order: str, selected: str | None) -> None:
+    """Remember the view for the next start (a read-only store keeps nothing, and that is fine)."""
+    if library.state_read_only:
+        return
+    library.session_set("query", query)
+    library.session_set("filter", filter)
+    library.session_set("order", order)
+    if selected is not None:
+        library.session_set("selected", selected)
+
+
+def describe_view(similar_to: str | None, filter: str, order: str, read_only: bool) -> str:
+    """What the status line says about the view when it is not the plain default."""
+    mode = []
+    if similar_to is not None:
+        mode.append(f"more like {similar_to[:40]} (Esc returns)")
+    if filter != "all":
+        mode.append(f"{filter} only")
+    if order != "relevance":
+        mode.append(f"sorted by {ORDER_NAMES[order]}")
+    if read_only:
+        mode.append("read-only state")
+    return " · ".join(mode)

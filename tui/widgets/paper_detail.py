@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from index.models import Paper, Rendered
-from tui.text import literal, one_line
+from tui.text import literal, one_line, venue_year
 
 # Rendered span styles as Rich styles; chosen so they still read on 16-colour and NO_COLOR terminals
 # (bold/italic/underline carry the meaning, colour is a bonus).
@@ -50,7 +50,7 @@ def paper_text(view: PaperView) -> Text:
     if paper.authors:
         out.append_text(literal(one_line(", ".join(paper.authors)), "italic"))
         out.append("\n")
-    venue = " ".join(part for part in (paper.venue or "", str(paper.year or "")) if part)
+    venue = venue_year(paper.venue, paper.year)
     if venue:
         out.append_text(literal(one_line(venue)))
         out.append("\n")
