@@ -70,15 +70,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, reader: Handler | None = None) -> int:
+    """Run one subcommand; with none, run `reader` (the UI injects it: the core never imports the UI).
+
+    Args:
+        argv: the arguments (default: sys.argv[1:]).
+        reader: what to do when no subcommand is given; `tui.launch.main` passes the Textual reader.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Handler | None = getattr(args, "handler", None)
     try:
         if handler is None:
-            from index.cli_reader import run_reader
-
-            return run_reader(args)
+            if reader is None:
+                parser.print_help()
+                return EXIT_OK
+            return reader(args)
         return handler(args)
     except CommandError as error:
         print(f"papers: {error}", file=sys.stderr)

@@ -1,10 +1,16 @@
-"""`papers` with no subcommand: open the Textual reader on the resolved listings, index and state."""
+"""The `papers` entry point: the core command line, plus the Textual reader when no subcommand is given.
+
+It lives in `tui/` because the dependency runs one way: the reader knows the core, the core never knows the
+reader (`python -m index.cli` has every subcommand and simply has no reader).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Sequence
 
-from index import cli_common
+from index import cli, cli_common
 
 
 def run_reader(args: argparse.Namespace) -> int:
@@ -28,7 +34,7 @@ def run_reader(args: argparse.Namespace) -> int:
         config=config,
     )
     try:
-        from tui.app import make_app
+        from tui.app import make_app  # deferred: subcommands never pay for importing Textual
 
         make_app(
             library, mark_read_delay=config.mark_read_delay, theme=config.theme, keymap=config.keymap
@@ -36,3 +42,12 @@ def run_reader(args: argparse.Namespace) -> int:
     finally:
         library.close()
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`papers`: every subcommand of `index.cli`, and the reader when none is given."""
+    return cli.main(argv, reader=run_reader)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+"""`papers` is the reader's entry point; the core command line works alone and never reaches for the UI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib.metadata import entry_points
+
+from tests.conftest import REPO, run_papers
+
+
+def test_the_core_cli_without_a_subcommand_prints_help_instead_of_importing_the_reader() -> None:
+    result = run_papers()
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("usage: papers")
+
+
+def test_the_papers_command_is_the_reader_launcher() -> None:
+    (script,) = [ep for ep in entry_points(group="console_scripts") if ep.name == "papers"]
+    assert script.value == "tui.launch:main"
+
+
+def test_python_m_tui_runs_the_same_command_line() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "tui", "stats", "--json"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert '"papers": 49' in result.stdout
