@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from index import cli_common
+from index import cli_common, index_store
 from index.search import IndexUnavailable, SearchIndex, UnknownPaper
 from index.search_models import MatchSpan, SearchHit, UpdateReport
 from index.state import StateStore
@@ -94,6 +94,12 @@ def _index(args: argparse.Namespace) -> int:
             else:
                 report = index.ensure_current(cli_common.listing_paths(args), progress)
         cli_common.warn(index.take_notices())
+        if args.shared:
+            index_store.publish(index.index_dir)
+            print(
+                f"shared: {index.index_dir} is readable by every user; point them at it with "
+                f'index_dir = "{index.index_dir}" in the site config (see README)'
+            )
         if report is None:
             catalog_now = index.load_snapshot()
             count = len(catalog_now.papers) if catalog_now else 0
@@ -221,6 +227,11 @@ def register(
         help="build or update the search index (done automatically on first search)",
     )
     build.add_argument("--rebuild", action="store_true", help="build from scratch instead of updating")
+    build.add_argument(
+        "--shared",
+        action="store_true",
+        help="admin: make the index readable (not writable) by every user of a shared server",
+    )
     build.set_defaults(handler=_index)
 
     search = subparsers.add_parser(

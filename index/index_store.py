@@ -320,3 +320,25 @@ def _fsync_dir(path: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def publish(index_dir: Path) -> int:
+    """Make a shared index readable, and not writable, by every user: directories 0755, files 0644.
+
+    An admin builds the index once for everyone; readers open it read-only (they cannot take the writer
+    lock) and never build a private copy. Returns how many paths were changed.
+    """
+    changed = 0
+    for root, dirs, files in os.walk(index_dir):
+        for name, mode in (
+            [(root, 0o755)]
+            + [(os.path.join(root, d), 0o755) for d in dirs]
+            + [(os.path.join(root, f), 0o644) for f in files]
+        ):
+            try:
+                if os.lstat(name).st_mode & 0o777 != mode and not os.path.islink(name):
+                    os.chmod(name, mode)
+                    changed += 1
+            except FileNotFoundError:
+                continue  # a stale build removed while walking
+    return changed

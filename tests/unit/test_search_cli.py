@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import SEEDS, run_papers
+from tests.conftest import REPO, SEEDS, run_papers
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +160,22 @@ def test_missing_segment_is_rebuilt_with_a_notice(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "unreadable" in result.stderr and "Traceback" not in result.stderr
     assert result.stdout.strip()
+
+
+def test_index_shared_makes_the_whole_index_readable_and_not_writable_by_others(tmp_path: Path) -> None:
+    """An admin with a strict umask (077, common on hardened servers) still publishes a readable index."""
+    index_dir = tmp_path / "shared-index"
+    command = f"umask 077 && exec {shlex.quote(sys.executable)} -m index.cli " + shlex.join(
+        ["--listings", str(SEEDS), "--index-dir", str(index_dir), "index", "--shared"]
+    )
+    result = subprocess.run(["sh", "-c", command], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "readable by every user" in result.stdout
+    modes = {
+        path: path.stat().st_mode & 0o777
+        for path in [index_dir, *index_dir.rglob("*")]
+        if not path.is_symlink()
+    }
+    assert modes
+    for path, mode in modes.items():
+        assert mode == (0o755 if path.is_dir() else 0o644), (path, oct(mode))
