@@ -347,11 +347,13 @@ class Tmux:
     socket: Path = field(init=False)
     raw_log: Path = field(init=False)
     gate: Path = field(init=False)
+    status_file: Path = field(init=False)
 
     def __post_init__(self) -> None:
         self.socket = self.scratch / f"tmux-{self.name}.sock"
         self.raw_log = self.scratch / f"{self.name}.raw"
         self.gate = self.scratch / f"{self.name}.go"
+        self.status_file = self.scratch / f"{self.name}.status"
 
     def tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         return run(["tmux", "-S", str(self.socket), *args], timeout=30, check=check)
@@ -360,11 +362,19 @@ class Tmux:
         """Start `argv` in a fresh session with its raw output recorded; returns the moment it was released.
 
         The command waits on a gate file until `pipe-pane` is attached, so no byte of output escapes the log.
+        Its exit status is written to `status_file` by the pane's shell, which waits for it itself: tmux
+        3.3a (Debian's, built with libutempter) loses the SIGCHLD of a pane whose pty closes while it is
+        removing the utmp record, so `#{pane_dead_status}` stays empty forever in about 1 run in 5
+        (tmux issue #311; reproducible with a bare `sh -c 'sleep 1; exit 3'` pane, no ssh involved).
         """
         conf = self.scratch / "tmux.conf"
-        # remain-on-exit keeps a finished pane readable (and its exit status); escape-time as in the README.
+        # remain-on-exit keeps a finished pane readable after its program quits; escape-time as in the README.
         conf.write_text("set -g remain-on-exit on\nset -sg escape-time 10\nset -g history-limit 0\n")
-        gated = f"while [ ! -e {shlex.quote(str(self.gate))} ]; do sleep 0.01; done; exec {shlex.join(argv)}"
+        status, partial = shlex.quote(str(self.status_file)), shlex.quote(f"{self.status_file}.tmp")
+        gated = (
+            f"while [ ! -e {shlex.quote(str(self.gate))} ]; do sleep 0.01; done; {shlex.join(argv)}; "
+            f"echo $? > {partial} && mv {partial} {status}"
+        )
         self.tmux(
             "-f", str(conf), "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), gated
         )
@@ -389,10 +399,15 @@ class Tmux:
         return self.raw_log.read_bytes()
 
     def pane_state(self) -> tuple[bool, int | None]:
-        """(dead, exit status) of the pane's command."""
-        out = self.tmux("display-message", "-p", "-t", self.name, "#{pane_dead} #{pane_dead_status}").stdout
-        dead, _, status = out.strip().partition(" ")
-        return dead == "1", int(status) if status.strip().lstrip("-").isdigit() else None
+        """(dead, exit status) of the pane's command; the status is None if it never finished by itself."""
+        out = self.tmux("display-message", "-p", "-t", self.name, "#{pane_dead}").stdout
+        return out.strip() == "1", self.exit_status()
+
+    def exit_status(self) -> int | None:
+        """The status the pane's shell recorded for the command (128+N after signal N), once it has ended."""
+        with contextlib.suppress(FileNotFoundError, ValueError):
+            return int(self.status_file.read_text())
+        return None
 
     def wait_for(self, want: str | re.Pattern[str] | Callable[[str], bool], timeout: float = 30) -> str:
         """Poll the screen until it shows `want`; the AssertionError carries the last screen seen."""
@@ -435,18 +450,23 @@ class Tmux:
     def wait_exit(self, timeout: float = 15) -> int | None:
         """The exit status of the pane's command; a death by signal fails with the last screen."""
         deadline = time.monotonic() + timeout
-        dead_since: float | None = None
         while time.monotonic() < deadline:
-            dead, status = self.pane_state()
-            if dead and status is not None:
+            status = self.exit_status()
+            if status is not None:
+                if status > 128:
+                    # ssh itself reports 255 for a lost connection or a remote program killed by a signal.
+                    raise AssertionError(
+                        f"the program died (exit status {status}: signal {status - 128} or an ssh failure); "
+                        f"screen:\n{self.capture()}"
+                    )
                 return status
-            if dead:
-                # tmux marks the pane dead when the pty closes and learns the exit status a moment later.
-                dead_since = dead_since or time.monotonic()
-                if time.monotonic() - dead_since > 3:
-                    fmt = "#{pane_dead_status} #{pane_dead_signal}"
-                    detail = self.tmux("display-message", "-p", "-t", self.name, fmt).stdout.strip()
-                    raise AssertionError(f"the program died ({detail!r}); screen:\n{self.capture()}")
+            if self.pane_state()[0]:
+                # The shell writes the status before it exits, so a dead pane without one was killed.
+                time.sleep(0.2)
+                if self.exit_status() is None:
+                    raise AssertionError(
+                        f"the pane was killed before its program ended; screen:\n{self.capture()}"
+                    )
             time.sleep(0.05)
         raise AssertionError(f"the program did not exit within {timeout}s; screen:\n{self.capture()}")
 
