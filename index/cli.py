@@ -27,13 +27,17 @@ class CommandError(Exception):
 def _add_common_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     """Options valid before or after the subcommand (`papers --listings X list` or `list --listings X`)."""
     default = argparse.SUPPRESS if suppress else None
+    # Before the subcommand, `--listings a b list` would swallow `list` as a path: there, each --listings
+    # takes one path (repeat it); after the subcommand nothing follows it but options, so it takes several.
     parser.add_argument(
         "--listings",
-        nargs="+",
+        nargs="+" if suppress else None,
+        action="extend" if suppress else "append",
         type=Path,
         metavar="PATH",
         default=default,
-        help="listing files or directories (default: $PAPERS_LISTINGS, else the bundled seeds/)",
+        help="listing files or directories (default: $PAPERS_LISTINGS, the config, else the bundled seeds/); "
+        "before the subcommand repeat --listings for several paths",
     )
     parser.add_argument(
         "--index-dir",

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from importlib.metadata import entry_points
 
-from tests.conftest import REPO, run_papers
+from tests.conftest import REPO, SEEDS, run_papers
 
 
 def test_the_core_cli_without_a_subcommand_prints_help_instead_of_importing_the_reader() -> None:
@@ -30,3 +30,13 @@ def test_python_m_tui_runs_the_same_command_line() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert '"papers": 49' in result.stdout
+
+
+def test_listings_before_the_subcommand_does_not_swallow_it() -> None:
+    """`papers --listings DIR starred --json` once read `starred` and `--json` as listing paths."""
+    result = run_papers("--listings", str(SEEDS), "--listings", str(SEEDS), "stats", "--json")
+    assert result.returncode == 0, result.stderr
+    assert '"papers": 49' in result.stdout
+    several = run_papers("stats", "--json", "--listings", *(str(p) for p in sorted(SEEDS.glob("*.txt"))[:2]))
+    assert several.returncode == 0, several.stderr
+    assert '"listings": 2' in several.stdout
