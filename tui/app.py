@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -41,6 +42,9 @@ class PapersApp(App[None]):
         keymap: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__()
+        if self.no_color:
+            # NO_COLOR means no colour codes at all; Textual's default is greys (Monochrome), still colours.
+            self._filters = [f for f in self._filters if not isinstance(f, Monochrome)] + [NoColor()]
         self.library = library
         self.debounce = debounce
         self.mark_read_delay = mark_read_delay

@@ -31,6 +31,7 @@ class Row(NamedTuple):
 Describe = Callable[[str], Row]
 
 WHERE_WIDTH = 16
+NO_COLOR_CURSOR = Style(reverse=True)
 
 
 class PaperList(ScrollView, can_focus=True):
@@ -191,6 +192,8 @@ class PaperList(ScrollView, can_focus=True):
         style = base
         if index == self.cursor:
             style = base + self.get_component_rich_style("paper-list--cursor")
+            if self.app.no_color:
+                style += NO_COLOR_CURSOR  # colours stripped: only reverse video shows the selection
         return self._strip(text, width, style)
 
     def _strip(self, text: Text, width: int, style: Style) -> Strip:

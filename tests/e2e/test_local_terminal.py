@@ -1,0 +1,112 @@
+"""The reader in a real terminal (tmux, no ssh): it starts, searches, stars and quits cleanly; NO_COLOR holds.
+
+These need only tmux, so they still run where sshd cannot; the SSH scenarios live in test_shared_server.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, SEEDS
+from tests.e2e.harness import LIST_FOCUSED, SEARCH_FOCUSED, STATUS_LINE, Tmux, Unavailable, apt_install
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+COLOUR_SGR = re.compile(rb"\x1b\[([0-9;:]*)m")
+"""SGR sequences; their colour parameters (30-38, 40-48, 90-97, 100-107) are what NO_COLOR forbids."""
+
+
+@pytest.fixture
+def home() -> Iterator[Path]:
+    if shutil.which("tmux") is None:
+        try:
+            apt_install(["tmux"])
+        except Unavailable as why:
+            pytest.skip(f"tmux is not installed and cannot be installed here: {why}")
+    scratch = Path(tempfile.mkdtemp(prefix="papers-term-"))
+    yield scratch
+    shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _reader(home: Path, name: str, **env: str) -> tuple[Tmux, list[str]]:
+    environment = {
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "TERM": "xterm-256color",
+        **env,
+    }
+    assignments = [f"{key}={value}" for key, value in environment.items()]
+    argv = ["env", "-u", "NO_COLOR", *assignments, sys.executable, "-m", "tui", "--listings", str(SEEDS)]
+    return Tmux(home, name), argv
+
+
+def _papers(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, XDG_DATA_HOME=str(home / "data"), XDG_CACHE_HOME=str(home / "cache"))
+    return subprocess.run(
+        [sys.executable, "-m", "tui", "--listings", str(SEEDS), *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_starts_searches_stars_and_quits_cleanly(home: Path) -> None:
+    pane, argv = _reader(home, "main")
+    try:
+        pane.start(argv, width=120, height=40)
+        pane.wait_for(STATUS_LINE, 90)
+        pane.send_keys("/")
+        pane.wait_for(SEARCH_FOCUSED)
+        pane.type("diffusion")
+        pane.wait_for(re.compile(r'"diffusion" → [1-9]\d*'))
+        pane.send_keys("Enter")
+        pane.wait_for(LIST_FOCUSED)
+        pane.send_keys("s")
+        pane.wait_for("· 1 starred")
+        pane.send_keys("q")
+        assert pane.wait_exit() == 0
+        raw = pane.raw_output()
+        # A clean exit leaves the alternate screen and shows the cursor again.
+        assert b"\x1b[?1049l" in raw and b"\x1b[?25h" in raw[-200:], raw[-200:]
+    finally:
+        pane.kill()
+    starred = _papers(home, "starred", "--json")
+    assert starred.returncode == 0, starred.stderr
+    (paper,) = json.loads(starred.stdout)
+    assert "diffusion" in _papers(home, "show", paper["id"]).stdout.lower()
+
+
+@pytest.mark.parametrize("term", ["linux", "screen"])
+def test_no_color_means_no_colour_codes_at_all(home: Path, term: str) -> None:
+    pane, argv = _reader(home, f"nocolor-{term}", NO_COLOR="1", TERM=term)
+    try:
+        pane.start(argv, width=80, height=24)
+        screen = pane.wait_for(STATUS_LINE, 90)
+        pane.send_keys("j")
+        pane.settle()
+        pane.send_keys("q")
+        assert pane.wait_exit() == 0, screen
+        raw = pane.raw_output()
+    finally:
+        pane.kill()
+    colours = set()
+    for params in COLOUR_SGR.findall(raw):
+        for param in params.replace(b":", b";").split(b";"):
+            if param.isdigit() and (30 <= int(param) <= 38 or 40 <= int(param) <= 48 or int(param) >= 90):
+                colours.add(int(param))
+    assert not colours, f"colour SGR parameters {sorted(colours)} with NO_COLOR set ({shlex.quote(term)})"
+    assert b"\x1b[7m" in raw or re.search(rb"\x1b\[[0-9;]*\b7[;m]", raw), "the selection must still show"
