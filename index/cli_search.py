@@ -101,8 +101,8 @@ def _index(args: argparse.Namespace) -> int:
                 f'index_dir = "{index.index_dir}" in the site config (see README)'
             )
         if report is None:
-            catalog_now = index.load_snapshot()
-            count = len(catalog_now.papers) if catalog_now else 0
+            view = index.load_view()
+            count = len(view) if view else 0
             print(f"index is up to date: {count} papers; 0 added, 0 updated, 0 removed")
         else:
             print(_describe(report))

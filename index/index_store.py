@@ -21,6 +21,7 @@ import contextlib
 import fcntl
 import hashlib
 import marshal
+import mmap
 import os
 import re
 import shutil
@@ -265,15 +266,34 @@ def read_manifest(build: Path, generation: int) -> Manifest | None:
     return None
 
 
-def read_snapshot_bytes(build: Path, generation: int) -> bytes | None:
-    """The snapshot's payload, or None when it is missing, truncated or overwritten."""
+def map_snapshot(build: Path, generation: int) -> memoryview | None:
+    """The snapshot's payload as a read-only memory map (nothing is read until a part is used), or None when
+    it is missing, truncated or overwritten.
+
+    Safe against a writer: snapshots are only ever replaced by rename, so the mapped file never changes.
+    """
     try:
-        data = _state_path(build, "snapshot", generation).read_bytes()
+        with open(_state_path(build, "snapshot", generation), "rb") as handle:
+            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
+        return None
+    view = memoryview(mapped)
+    if not (
+        len(view) >= len(_SNAPSHOT_HEAD) + len(_SNAPSHOT_TAIL)
+        and view[: len(_SNAPSHOT_HEAD)] == _SNAPSHOT_HEAD
+        and view[len(view) - len(_SNAPSHOT_TAIL) :] == _SNAPSHOT_TAIL
+    ):
+        return None
+    return view[len(_SNAPSHOT_HEAD) : len(view) - len(_SNAPSHOT_TAIL)]
+
+
+def snapshot_head(build: Path, generation: int, size: int) -> bytes:
+    """The first `size` payload bytes of a snapshot (its format header), or b"" when it cannot be read."""
+    try:
+        with open(_state_path(build, "snapshot", generation), "rb") as handle:
+            return handle.read(len(_SNAPSHOT_HEAD) + size)[len(_SNAPSHOT_HEAD) :]
     except OSError:
-        return None
-    if not (data.startswith(_SNAPSHOT_HEAD) and data.endswith(_SNAPSHOT_TAIL)):
-        return None
-    return data[len(_SNAPSHOT_HEAD) : -len(_SNAPSHOT_TAIL)]
+        return b""
 
 
 def snapshot_intact(build: Path, generation: int) -> bool:

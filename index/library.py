@@ -19,6 +19,7 @@ from index.config import Config, load_config, resolve_data_dir, resolve_index_di
 from index.models import Catalog, Paper, Rendered
 from index.search import QUERY_HELP, IndexUnavailable, SearchIndex
 from index.search_models import SearchResult, SimilarHit
+from index.snapshot import Snapshot
 from index.state import StateReadOnlyError, StateStore
 
 Progress = Callable[[int, int], None]
@@ -71,7 +72,7 @@ class Library:
         listing_paths: Sequence[Path],
         index: SearchIndex,
         state: StateStore,
-        catalog: Catalog,
+        papers: Catalog | Snapshot,
         *,
         index_ready: bool,
         notices: Sequence[str],
@@ -84,7 +85,7 @@ class Library:
         self.notices: list[str] = list(notices)
         self.query_help = QUERY_HELP
         self._lock = threading.Lock()
-        self._set_catalog(catalog, lazy=not index_ready)
+        self._set_papers(papers, lazy=not index_ready)
         self.index_ready = index_ready
 
     # ---- opening ------------------------------------------------------------------------------------------
@@ -113,29 +114,51 @@ class Library:
         state = StateStore.open(resolve_data_dir(data_dir, config))
         notices += [str(notice) for notice in state.notices]
         staleness = index.staleness(paths)
-        catalog = index.load_snapshot() if staleness is None else None
-        ready = catalog is not None
-        if catalog is None and index.read_only and index.exists:
+        # Only the list columns are read here: each paper is decoded when it is shown or found.
+        view = index.load_view() if staleness is None else None
+        ready = view is not None
+        if view is None and index.read_only and index.exists:
             # A shared index the user cannot update: use it as it is, and say that it lags the listings.
-            catalog = index.load_snapshot()
-            ready = catalog is not None
+            try:
+                view = index.load_view()
+            except IndexUnavailable as error:  # damaged, or written by an older version
+                notices.append(str(error))
+            ready = view is not None
             if ready:
                 notices.append(
                     f"the shared index in {index.index_dir} is older than the listings ({staleness})"
                 )
-        if catalog is None:
-            catalog = load_catalog(paths, no_headline)
-        notices += [str(notice) for notice in catalog.notices]
+        papers: Catalog | Snapshot = view if view is not None else load_catalog(paths, no_headline)
+        notices += [str(notice) for notice in papers.notices]
         notices += index.take_notices()
-        return cls(paths, index, state, catalog, index_ready=ready, notices=notices, config=config)
+        return cls(paths, index, state, papers, index_ready=ready, notices=notices, config=config)
 
-    def _set_catalog(self, catalog: Catalog, *, lazy: bool) -> None:
-        self.catalog = catalog
-        self.papers: Sequence[Paper] = LazyPapers(catalog.papers) if lazy else catalog.papers
-        self._position = {paper.id: number for number, paper in enumerate(catalog.papers)}
+    def _set_papers(self, papers: Catalog | Snapshot, *, lazy: bool) -> None:
+        """Take the papers from a parsed catalog (headlines made lazily) or from the index's snapshot."""
+        self._snapshot: Snapshot | None = None
+        if isinstance(papers, Catalog):
+            self._catalog: Catalog | None = papers
+            self.papers: Sequence[Paper] = LazyPapers(papers.papers) if lazy else papers.papers
+            self.ids: Sequence[str] = [paper.id for paper in papers.papers]
+            where = {(paper.venue, paper.year) for paper in papers.papers}
+        else:
+            self._catalog = None
+            self._snapshot = papers
+            self.papers = papers.papers
+            self.ids = papers.ids
+            where = set(zip(papers.venues, papers.years, strict=True))
+        self._position = {paper_id: number for number, paper_id in enumerate(self.ids)}
         # Three files of one conference are one listing to a reader: show venue/year only when they differ.
-        self.spans_several_listings = len({(paper.venue, paper.year) for paper in catalog.papers}) > 1
+        self.spans_several_listings = len(where) > 1
         self._rendered = lru_cache(maxsize=256)(self._render)
+
+    @property
+    def catalog(self) -> Catalog:
+        """Every listing and paper (from the snapshot this decodes every paper: the reader never needs it)."""
+        if self._catalog is None:
+            assert self._snapshot is not None
+            self._catalog = self._snapshot.catalog()
+        return self._catalog
 
     def build_index(self, progress: Progress | None = None) -> str:
         """Bring the index up to date (blocking: run it in a worker); returns a one-line summary."""
@@ -144,11 +167,11 @@ class Library:
         except IndexUnavailable as error:
             self.notices.append(str(error))
             return str(error)
-        catalog = self.index.load_snapshot()
+        view = self.index.load_view()
         with self._lock:
-            if catalog is not None:
-                self._set_catalog(catalog, lazy=False)
-            self.index_ready = catalog is not None
+            if view is not None:
+                self._set_papers(view, lazy=False)
+            self.index_ready = view is not None
         self.notices += self.index.take_notices()
         if report is None:
             return "index is current"

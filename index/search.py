@@ -29,6 +29,7 @@ from index.search_highlight import matched_terms, snippet
 from index.search_maintain import IndexMaintenance, IndexUnavailable
 from index.search_models import MatchSpan, SearchHit, SearchResult, SimilarHit
 from index.search_query import QUERY_HELP, ParsedQuery
+from index.snapshot import Snapshot
 from index.state import StateLookup
 
 __all__ = ["QUERY_HELP", "IndexUnavailable", "SearchIndex", "UnknownPaper"]
@@ -66,27 +67,49 @@ class SearchIndex(IndexMaintenance):
                 + "; run `papers index`"
             )
 
-    def load_snapshot(self) -> Catalog | None:
-        """The catalog this generation was built from, without reading a listing; None when there is none."""
-        if self._catalog is None and self._build is not None and self._ix is not None:
+    def load_view(self) -> Snapshot | None:
+        """This generation's papers without reading a listing: the list columns now, each paper on first use.
+
+        None when there is no index; raises IndexUnavailable when the stored snapshot is damaged or of an
+        older format (`staleness` reports that, and `ensure_current` re-encodes it).
+        """
+        if self._snapshot is None and self._build is not None and self._ix is not None:
             manifest = self._manifest()
-            data = index_store.read_snapshot_bytes(self._build, manifest.generation) if manifest else None
-            self._catalog = snapshot.decode(data) if data is not None else None
-            if self._catalog is None:
+            data = index_store.map_snapshot(self._build, manifest.generation) if manifest else None
+            self._snapshot = snapshot.Snapshot.open(data) if data is not None else None
+            if self._snapshot is None:
                 raise IndexUnavailable(
                     f"the search index in {self.index_dir} is damaged; rebuild it: papers index --rebuild"
                 )
-        return self._catalog
+        return self._snapshot
+
+    def load_snapshot(self) -> Catalog | None:
+        """The whole catalog this generation was built from (every paper decoded: prefer `load_view`)."""
+        view = self.load_view()
+        if view is None:
+            return None
+        try:
+            return view.catalog()
+        except snapshot.SnapshotDamaged:
+            raise IndexUnavailable(
+                f"the search index in {self.index_dir} is damaged; rebuild it: papers index --rebuild"
+            ) from None
 
     def _paper(self, paper_id: str) -> Paper:
-        if not self._by_id:
-            catalog = self.load_snapshot()
-            if catalog is not None:
-                self._by_id = {paper.id: paper for paper in catalog.papers}
+        view = self.load_view()
+        if view is None:
+            raise UnknownPaper(paper_id)
+        if self._position is None:
+            self._position = {paper_id: number for number, paper_id in enumerate(view.ids)}
+        number = self._position.get(paper_id)
+        if number is None:
+            raise UnknownPaper(paper_id)
         try:
-            return self._by_id[paper_id]
-        except KeyError:
-            raise UnknownPaper(paper_id) from None
+            return view.paper(number)
+        except snapshot.SnapshotDamaged:
+            raise IndexUnavailable(
+                f"the search index in {self.index_dir} is damaged; rebuild it: papers index --rebuild"
+            ) from None
 
     def paper(self, paper_id: str) -> Paper:
         """One paper from the snapshot; raises UnknownPaper."""
@@ -96,8 +119,8 @@ class SearchIndex(IndexMaintenance):
     def resolve_id(self, key: str) -> str | None:
         """`key` as an exact id or a unique id prefix (what `papers show` accepts), else None."""
         self._refresh()
-        catalog = self.load_snapshot()
-        ids = [paper.id for paper in catalog.papers] if catalog else []
+        view = self.load_view()
+        ids = view.ids if view else []
         if key in ids:
             return key
         matches = [paper_id for paper_id in ids if paper_id.startswith(key)]
@@ -165,8 +188,8 @@ class SearchIndex(IndexMaintenance):
         terms: _Terms = {}
         scores: tuple[float, ...] = ()
         if parsed.query is None:
-            catalog = self.load_snapshot()
-            ids: tuple[str, ...] = tuple(paper.id for paper in catalog.papers) if catalog else ()
+            view = self.load_view()
+            ids: tuple[str, ...] = tuple(view.ids) if view else ()
         else:
             ids, scores, terms, timed_out = self._ranked(parsed)
             if parsed.fallback and not ids:

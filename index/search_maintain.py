@@ -15,7 +15,7 @@ from typing import Any, Self
 
 from index import index_store, render, search_build, snapshot
 from index.index_store import Manifest, WriterLock
-from index.models import Catalog, Paper
+from index.models import Catalog
 from index.schema import SCHEMA_VERSION, content_hash, stemming_analyzer
 from index.search_highlight import WordTerms
 from index.search_models import UpdateReport
@@ -59,8 +59,8 @@ class IndexMaintenance:
     # ----- opening and freshness -------------------------------------------------------------------------
 
     def _reset_generation(self) -> None:
-        self._catalog: Catalog | None = None
-        self._by_id: dict[str, Paper] = {}
+        self._snapshot: snapshot.Snapshot | None = None
+        self._position: dict[str, int] | None = None
         self._docids: list[str] | None = None
         self._cache: OrderedDict[str, tuple[tuple[str, ...], tuple[float, ...], _Terms, bool]] = OrderedDict()
         self._plain = lru_cache(maxsize=2048)(render.to_plain)
@@ -118,6 +118,10 @@ class IndexMaintenance:
         assert manifest is not None
         if manifest.generation != self._generation():
             return "an earlier update was interrupted"
+        assert self._build is not None
+        head = index_store.snapshot_head(self._build, manifest.generation, snapshot.HEAD_SIZE)
+        if snapshot.format_of(head) != snapshot.FORMAT:
+            return "the stored catalog has an older format"
         diff = index_store.diff_files(manifest.files, _listing_files(listing_paths))
         if diff.clean:
             return None
@@ -230,7 +234,7 @@ class IndexMaintenance:
             index_store.write_state(self._build, manifest, snapshot.encode(catalog), hashes)
             counts = (len(new_ids), len(changed) - len(new_ids), len(removed))
         self._reopen()
-        self._catalog = catalog
+        self._snapshot = snapshot.Snapshot.from_catalog(catalog)
         return UpdateReport(
             *counts,
             seconds=round(time.monotonic() - start, 2),

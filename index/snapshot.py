@@ -1,54 +1,65 @@
-"""The catalog as one marshal blob of plain tuples, so a reader opens 56k papers without re-parsing listings.
+"""The catalog stored beside the index, laid out so a reader opens 56k papers without decoding them all.
 
-Dataclass pickles cost a `__setstate__` call per object; marshal of tuples and strings loads at C speed, and
-an `Entry` that only repeats its paper's fields (nearly all of them) is stored as two integers.
+Three sections after a fixed header: a small "list" part (ids, headlines, venues, years: what the paper list
+and the position map need at start), one marshal record per paper (decoded only when that paper is shown or
+returned by a search), and the listings (decoded only when the whole `Catalog` is asked for). Marshal of
+tuples and strings loads at C speed; an `Entry` that only repeats its paper's fields (nearly all of them)
+is stored as an integer.
 """
 
 from __future__ import annotations
 
 import gc
 import marshal
-from typing import Any
+import struct
+from array import array
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
 
 from index.models import Catalog, Entry, Listing, Notice, Paper, Source
 
-FORMAT = 2
+FORMAT = 3
 _MARSHAL_VERSION = 4
+_HEADER = struct.Struct("<QQQQ")  # format, then the byte lengths of the list part, the records, the listings
+HEAD_SIZE = _HEADER.size
+_Where = tuple[str, str]  # a source's (path, listing name), shared by every paper of one file
+
+
+class SnapshotDamaged(ValueError):
+    """A record could not be decoded although the snapshot's frame was intact: the caller rebuilds."""
 
 
 def encode(catalog: Catalog) -> bytes:
     """Serialise `catalog`; `decode(encode(c)) == c`."""
-    # Keyed by object identity: the catalog shares one Source object between a paper and its entry, and
-    # identity skips the dataclass __hash__ (a third of the encoding time). Equal but distinct objects only
-    # cost a duplicate row or a fully stored entry, never a wrong answer.
-    source_index: dict[int, int] = {}
-    sources: list[tuple[Any, ...]] = []
+    where_index: dict[_Where, int] = {}
 
-    def source_ref(source: Source) -> int:
-        ref = source_index.get(id(source))
+    def source_row(source: Source) -> tuple[int, int, int]:
+        key = (source.path, source.listing)
+        ref = where_index.get(key)
         if ref is None:
-            ref = source_index[id(source)] = len(sources)
-            sources.append((source.path, source.paragraph, source.line, source.listing))
-        return ref
+            ref = where_index[key] = len(where_index)
+        return (ref, source.paragraph, source.line)
 
     papers = catalog.papers
+    records = bytearray()
+    offsets = array("q", [0])
+    for paper in papers:
+        row = (
+            paper.abstract,
+            paper.title,
+            paper.authors,
+            paper.url,
+            paper.status,
+            tuple(source_row(source) for source in paper.sources),
+        )
+        records += marshal.dumps(row, _MARSHAL_VERSION)
+        offsets.append(len(records))
+    # Keyed by object identity: the catalog shares one Source object between a paper and its entry, and
+    # identity skips the dataclass __hash__. Equal but distinct objects only cost a fully stored entry.
     owner: dict[int, int] = {}
     for number, paper in enumerate(papers):
         for source in paper.sources:
             owner.setdefault(id(source), number)
-    # Column-wise: decode builds every Paper with one C-level map() call instead of a Python loop.
-    columns = (
-        [paper.id for paper in papers],
-        [paper.headline for paper in papers],
-        [paper.abstract for paper in papers],
-        [tuple(source_ref(source) for source in paper.sources) for paper in papers],
-        [paper.title for paper in papers],
-        [paper.authors for paper in papers],
-        [paper.url for paper in papers],
-        [paper.venue for paper in papers],
-        [paper.year for paper in papers],
-        [paper.status for paper in papers],
-    )
     listings = []
     for listing in catalog.listings:
         entries: list[Any] = []
@@ -57,12 +68,12 @@ def encode(catalog: Catalog) -> bytes:
             if number >= 0 and entry == _entry_from(papers[number], entry.source):
                 # The paper's first occurrence: its index alone; a duplicate's: index and source.
                 first = entry.source is papers[number].sources[0]
-                entries.append(number if first else (number, source_ref(entry.source)))
+                entries.append(number if first else (number, source_row(entry.source)))
             else:
                 entries.append(
                     (
                         entry.abstract,
-                        source_ref(entry.source),
+                        source_row(entry.source),
                         entry.title,
                         entry.authors,
                         entry.url,
@@ -82,63 +93,206 @@ def encode(catalog: Catalog) -> bytes:
                 [_notice(n) for n in listing.notices],
             )
         )
-    body = (FORMAT, sources, columns, listings, [_notice(n) for n in catalog.notices])
-    return marshal.dumps(body, _MARSHAL_VERSION)
+    head = (
+        [paper.id for paper in papers],
+        [paper.headline for paper in papers],
+        [paper.venue for paper in papers],
+        [paper.year for paper in papers],
+        list(where_index),
+        offsets.tobytes(),
+        [_notice(n) for n in catalog.notices],
+    )
+    light = marshal.dumps(head, _MARSHAL_VERSION)
+    rest = marshal.dumps(listings, _MARSHAL_VERSION)
+    return _HEADER.pack(FORMAT, len(light), len(records), len(rest)) + light + bytes(records) + rest
 
 
-def decode(data: bytes) -> Catalog | None:
-    """The catalog `encode` wrote, or None for another format version or damaged data (caller rebuilds)."""
-    # Some 300k objects are created below and none is garbage: a collection pass in the middle of that is
-    # pure cost (about a third of the time), so the collector waits until the catalog is built.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        version, raw_sources, columns, raw_listings, raw_notices = marshal.loads(data)
-        if version != FORMAT:
-            return None
-        sources = list(map(Source, *zip(*raw_sources, strict=True))) if raw_sources else []
-        ids, headlines, abstracts, refs, titles, authors, urls, venues, years, statuses = columns
-        paper_sources = [(sources[r[0]],) if len(r) == 1 else tuple([sources[i] for i in r]) for r in refs]
-        papers = tuple(
-            map(
-                Paper,
-                ids,
-                headlines,
-                abstracts,
-                paper_sources,
-                titles,
-                authors,
-                urls,
-                venues,
-                years,
-                statuses,
-            )
-        )
-        listings = tuple(
-            Listing(
-                path,
-                name,
-                venue,
-                year,
-                fmt,
-                tuple(
-                    _entry_from(papers[row], paper_sources[row][0])
-                    if isinstance(row, int)
-                    else _entry_from(papers[row[0]], sources[row[1]])
-                    if len(row) == 2
-                    else Entry(row[0], sources[row[1]], *row[2:])
-                    for row in entries
-                ),
-                tuple(Notice(*n) for n in notices),
-            )
-            for path, name, venue, year, fmt, entries, notices in raw_listings
-        )
-        return Catalog(listings, papers, tuple(Notice(*n) for n in raw_notices))
-    except (ValueError, EOFError, TypeError, IndexError):
+def format_of(head: bytes) -> int | None:
+    """The format number in a stored snapshot's first `HEAD_SIZE` bytes, None if too short."""
+    return int(_HEADER.unpack_from(head)[0]) if len(head) >= _HEADER.size else None
+
+
+def decode(data: bytes | memoryview) -> Catalog | None:
+    """The whole catalog `encode` wrote; None for another format or damaged data (the caller rebuilds)."""
+    opened = Snapshot.open(data)
+    if opened is None:
         return None
-    finally:
-        if enabled:
-            gc.enable()
+    try:
+        return opened.catalog()
+    except SnapshotDamaged:
+        return None
+
+
+class Snapshot:
+    """One stored catalog: the list columns at once, each paper on first use, the listings on demand.
+
+    Safe to share between the UI thread and a search worker: a paper decoded twice by two threads at once
+    is equal both times, and storing it in the cache list is atomic.
+    """
+
+    def __init__(
+        self,
+        ids: Sequence[str],
+        headlines: Sequence[str],
+        venues: Sequence[str | None],
+        years: Sequence[int | None],
+        notices: tuple[Notice, ...],
+    ) -> None:
+        self.ids = ids
+        self.headlines = headlines
+        self.venues = venues
+        self.years = years
+        self.notices = notices
+        self._papers: list[Paper | None] = [None] * len(ids)
+        self._catalog: Catalog | None = None
+        self._data: memoryview | None = None
+        self._wheres: list[_Where] = []
+        self._offsets: array[int] = array("q")
+        self._records_at = 0
+        self._rest: tuple[int, int] = (0, 0)
+        self.papers: Sequence[Paper] = _Papers(self)
+
+    @classmethod
+    def from_catalog(cls, catalog: Catalog) -> Snapshot:
+        """A snapshot of a catalog already in memory (just built or updated): nothing left to decode."""
+        papers = catalog.papers
+        made = cls(
+            [paper.id for paper in papers],
+            [paper.headline for paper in papers],
+            [paper.venue for paper in papers],
+            [paper.year for paper in papers],
+            catalog.notices,
+        )
+        made._papers = list(papers)
+        made._catalog = catalog
+        return made
+
+    @classmethod
+    def open(cls, data: bytes | memoryview) -> Snapshot | None:
+        """Read the list part of `data` (bytes or a mapped file); None for another format or a bad frame."""
+        view = memoryview(data)
+        try:
+            version, light_len, records_len, rest_len = _HEADER.unpack_from(view)
+            if version != FORMAT or _HEADER.size + light_len + records_len + rest_len != len(view):
+                return None
+            start = _HEADER.size
+            ids, headlines, venues, years, wheres, offsets, notices = marshal.loads(
+                view[start : start + light_len]
+            )
+            made = cls(ids, headlines, venues, years, tuple(Notice(*n) for n in notices))
+            made._offsets.frombytes(offsets)
+            if len(made._offsets) != len(ids) + 1 or made._offsets[-1] != records_len:
+                return None
+        except (ValueError, EOFError, TypeError, struct.error):
+            return None
+        made._data = view
+        made._wheres = [tuple(where) for where in wheres]
+        made._records_at = start + light_len
+        made._rest = (made._records_at + records_len, rest_len)
+        return made
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def paper(self, number: int) -> Paper:
+        """The paper at `number` in listing order (decoded once, then cached)."""
+        paper = self._papers[number]
+        if paper is None:
+            paper = self._papers[number] = self._decode_paper(number)
+        return paper
+
+    def _decode_paper(self, number: int) -> Paper:
+        assert self._data is not None
+        base = self._records_at
+        try:
+            abstract, title, authors, url, status, sources = marshal.loads(
+                self._data[base + self._offsets[number] : base + self._offsets[number + 1]]
+            )
+            return Paper(
+                self.ids[number],
+                self.headlines[number],
+                abstract,
+                tuple(self._source(row) for row in sources),
+                title,
+                authors,
+                url,
+                self.venues[number],
+                self.years[number],
+                status,
+            )
+        except (ValueError, EOFError, TypeError, IndexError) as error:
+            raise SnapshotDamaged(f"paper record {number}: {error}") from None
+
+    def _source(self, row: tuple[int, int, int]) -> Source:
+        path, listing = self._wheres[row[0]]
+        return Source(path, row[1], row[2], listing)
+
+    def catalog(self) -> Catalog:
+        """Everything, as the `Catalog` it was made from (decodes every paper: for the CLI and tests)."""
+        if self._catalog is not None:
+            return self._catalog
+        assert self._data is not None
+        # Some 300k objects are created below and none is garbage: a collection pass in the middle of that is
+        # pure cost, so the collector waits until the catalog is built.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            papers = tuple(self.paper(number) for number in range(len(self)))
+            at, length = self._rest
+            raw_listings = marshal.loads(self._data[at : at + length])
+            listings = tuple(
+                Listing(
+                    path,
+                    name,
+                    venue,
+                    year,
+                    fmt,
+                    tuple(self._entry(papers, row) for row in entries),
+                    tuple(Notice(*n) for n in notices),
+                )
+                for path, name, venue, year, fmt, entries, notices in raw_listings
+            )
+        except (ValueError, EOFError, TypeError, IndexError) as error:
+            raise SnapshotDamaged(f"listings: {error}") from None
+        finally:
+            if enabled:
+                gc.enable()
+        self._catalog = Catalog(listings, papers, self.notices)
+        return self._catalog
+
+    def _entry(self, papers: tuple[Paper, ...], row: Any) -> Entry:
+        if isinstance(row, int):
+            return _entry_from(papers[row], papers[row].sources[0])
+        if len(row) == 2:
+            return _entry_from(papers[row[0]], self._source(row[1]))
+        return Entry(row[0], self._source(row[1]), *row[2:])
+
+
+class _Papers(Sequence[Paper]):
+    """The snapshot's papers in listing order, each decoded when first asked for."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self._snapshot = snapshot
+
+    def __len__(self) -> int:
+        return len(self._snapshot)
+
+    @overload
+    def __getitem__(self, index: int) -> Paper: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Paper]: ...
+    def __getitem__(self, index: int | slice) -> Paper | Sequence[Paper]:
+        if isinstance(index, slice):
+            return [self._snapshot.paper(i) for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self._snapshot.paper(index)
+
+    def __iter__(self) -> Iterator[Paper]:
+        for number in range(len(self)):
+            yield self._snapshot.paper(number)
 
 
 def _entry_from(paper: Paper, source: Source) -> Entry:

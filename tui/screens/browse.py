@@ -103,7 +103,7 @@ class BrowseScreen(IndexBuilding):
         self.query_text, self.filter, self.order, self._restore_id = results.restore_view(library)
         self.search_bar.set_value(self.query_text)
         # First paint never waits for the index: show every paper in listing order straight away.
-        self.outcome = results.Outcome("", "all", [paper.id for paper in library.papers])
+        self.outcome = results.Outcome("", "all", list(library.ids))
         self.paper_list.set_ids(self.outcome.ids, select=self._restore_id)
         self.set_focus(self.paper_list)
         for notice in library.notices:

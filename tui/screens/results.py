@@ -37,7 +37,7 @@ def compute(library: Library, query: str, filter: str, order: str) -> Outcome:
     if not library.index_ready:
         # Honest while indexing: everything is listed, and the note says the query waits for the index.
         waiting = bool(query.strip())
-        ids = [paper.id for paper in library.papers]
+        ids = list(library.ids)
     else:
         result = library.search(query, order="relevance" if order == "relevance" else "listing")
         ids = list(result.ids)
