@@ -6,7 +6,7 @@ so a highlighted word is exactly a word the index matched (stems, prefixes and f
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from whoosh import query as wq
@@ -19,8 +19,11 @@ _CONTEXT_BEFORE = 40
 _HIGHLIGHT_FIELDS = ("headline", "abstract")
 
 
-def matched_terms(parsed: Any, reader: Any) -> dict[str, frozenset[str]]:
-    """The indexed terms, per text field, that the positive parts of `parsed` match (expansions resolved)."""
+def matched_terms(parsed: Any, readers: Sequence[Any]) -> dict[str, frozenset[str]]:
+    """The indexed terms, per text field, that the positive parts of `parsed` match (expansions resolved).
+
+    `readers` are the segment readers the search used, so expansions it already made are reused.
+    """
     found: dict[str, set[str]] = {field: set() for field in _HIGHLIGHT_FIELDS}
     for leaf in _positive_leaves(parsed):
         field = getattr(leaf, "fieldname", None)
@@ -32,11 +35,12 @@ def matched_terms(parsed: Any, reader: Any) -> dict[str, frozenset[str]]:
         if isinstance(leaf, wq.Term):
             found[field].add(_text(leaf.text))
             continue
-        try:
-            terms = leaf.existing_terms(reader, expand=True)
-        except Exception:  # an exotic leaf type without expansion support: just no highlight for it
-            continue
-        found[field].update(_text(text) for name, text in terms if name == field)
+        for reader in readers:
+            try:
+                terms = leaf.existing_terms(reader, expand=True)
+            except Exception:  # an exotic leaf type without expansion support: just no highlight for it
+                break
+            found[field].update(_text(text) for name, text in terms if name == field)
     return {field: frozenset(terms) for field, terms in found.items()}
 
 

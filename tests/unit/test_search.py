@@ -210,3 +210,16 @@ def test_stop_words_in_a_query_do_not_empty_the_result(index: SearchIndex) -> No
         with_stop = set(index.search(query).ids)
         assert with_stop, query
         assert with_stop <= plain | set(index.search(query.replace("learning", "")).ids)
+
+
+@pytest.mark.parametrize("query", ["diffusion", "graph OR learning", "diffu*", "difusion~", "model", "the"])
+def test_a_limited_search_gives_the_first_hits_of_the_full_ranking(index: SearchIndex, query: str) -> None:
+    # A limited search ranks with a top-N heap; it must agree with the full ranking, highlights included.
+    full = index.search(query, limit=None, highlight_top=20)
+    reopened = SearchIndex.open(index.index_dir)  # its own cache: the full ranking is not reused
+    try:
+        top = reopened.search(query, limit=5)
+        assert top.ids == full.ids[:5]
+        assert [hit.matches for hit in top.hits] == [hit.matches for hit in full.hits[:5]]
+    finally:
+        reopened.close()
