@@ -202,7 +202,7 @@ class IndexMaintenance:
     ) -> UpdateReport:
         """Under the lock: a full build when needed (or asked), else one incremental commit."""
         start = time.monotonic()
-        stamps = tuple(_stamps(catalog))
+        stamps = _stamps(catalog, self._manifest())
         hashes = {paper.id: content_hash(paper) for paper in catalog.papers}
         reason = rebuild_reason or self._full_build_reason()
         if reason is not None:
@@ -262,11 +262,8 @@ def _listing_files(listing_paths: Sequence[Path]) -> list[str]:
     return [os.path.abspath(path) for path in files]
 
 
-def _stamps(catalog: Catalog) -> list[index_store.FileStamp]:
-    stamps = []
-    for listing in catalog.listings:
-        try:
-            stamps.append(index_store.stamp(os.path.abspath(listing.path)))
-        except OSError:
-            continue
-    return stamps
+def _stamps(catalog: Catalog, recorded: Manifest | None) -> tuple[index_store.FileStamp, ...]:
+    """Stamps of the catalog's listing files; a file whose size and mtime did not move keeps its recorded
+    digest (hashing 160 unchanged files cost 0.1 s of every update)."""
+    paths = [os.path.abspath(listing.path) for listing in catalog.listings]
+    return index_store.diff_files(recorded.files if recorded is not None else (), paths).stamps

@@ -10,6 +10,7 @@ is stored as an integer.
 from __future__ import annotations
 
 import gc
+import itertools
 import marshal
 import struct
 from array import array
@@ -41,19 +42,23 @@ def encode(catalog: Catalog) -> bytes:
         return (ref, source.paragraph, source.line)
 
     papers = catalog.papers
-    records = bytearray()
-    offsets = array("q", [0])
-    for paper in papers:
-        row = (
-            paper.abstract,
-            paper.title,
-            paper.authors,
-            paper.url,
-            paper.status,
-            tuple(source_row(source) for source in paper.sources),
+    dumps = marshal.dumps
+    chunks = [
+        dumps(
+            (
+                paper.abstract,
+                paper.title,
+                paper.authors,
+                paper.url,
+                paper.status,
+                tuple([source_row(source) for source in paper.sources]),
+            ),
+            _MARSHAL_VERSION,
         )
-        records += marshal.dumps(row, _MARSHAL_VERSION)
-        offsets.append(len(records))
+        for paper in papers
+    ]
+    offsets = array("q", [0])
+    offsets.extend(itertools.accumulate(map(len, chunks)))
     # Keyed by object identity: the catalog shares one Source object between a paper and its entry, and
     # identity skips the dataclass __hash__. Equal but distinct objects only cost a fully stored entry.
     owner: dict[int, int] = {}
@@ -65,7 +70,7 @@ def encode(catalog: Catalog) -> bytes:
         entries: list[Any] = []
         for entry in listing.entries:
             number = owner.get(id(entry.source), -1)
-            if number >= 0 and entry == _entry_from(papers[number], entry.source):
+            if number >= 0 and _repeats(entry, papers[number]):
                 # The paper's first occurrence: its index alone; a duplicate's: index and source.
                 first = entry.source is papers[number].sources[0]
                 entries.append(number if first else (number, source_row(entry.source)))
@@ -104,7 +109,21 @@ def encode(catalog: Catalog) -> bytes:
     )
     light = marshal.dumps(head, _MARSHAL_VERSION)
     rest = marshal.dumps(listings, _MARSHAL_VERSION)
-    return _HEADER.pack(FORMAT, len(light), len(records), len(rest)) + light + bytes(records) + rest
+    header = _HEADER.pack(FORMAT, len(light), offsets[-1], len(rest))
+    return b"".join([header, light, *chunks, rest])
+
+
+def _repeats(entry: Entry, paper: Paper) -> bool:
+    """Whether the entry says nothing its paper does not (field by field: no Entry built to compare)."""
+    return (
+        entry.abstract == paper.abstract
+        and entry.title == paper.title
+        and entry.authors == paper.authors
+        and entry.url == paper.url
+        and entry.venue == paper.venue
+        and entry.year == paper.year
+        and entry.status == paper.status
+    )
 
 
 def format_of(head: bytes) -> int | None:
