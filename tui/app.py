@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
@@ -14,6 +14,7 @@ from textual.theme import Theme
 from tui.screens.browse import BrowseScreen
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
+from tui.typeahead import TypeAheadApp
 from tui.widgets.paper_detail import PaperDetail
 from tui.widgets.paper_list import PaperList
 from tui.widgets.search_bar import SearchBar
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from index.library import Library
 
 
-class PapersApp(App[None]):
+class PapersApp(TypeAheadApp):
     """Holds the library and shows the browse screen; everything else belongs to screens and widgets."""
 
     CSS_PATH = "app.tcss"

@@ -19,7 +19,10 @@ EXTRA_ROWS = {
 
 
 def declared(owner: Widget) -> list[Binding]:
-    return [binding for binding in type(owner).BINDINGS if isinstance(binding, Binding)]
+    """Bindings a user would look up; one without a description is plumbing (a type-ahead priority twin)."""
+    return [
+        binding for binding in type(owner).BINDINGS if isinstance(binding, Binding) and binding.description
+    ]
 
 
 def keys_for(owner: Widget, binding: Binding) -> str:

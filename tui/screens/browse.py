@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Container
@@ -21,6 +22,7 @@ from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.screens.index_build import IndexBuilding
 from tui.text import one_line, venue_year
+from tui.typeahead import TypeAheadApp
 from tui.widgets.paper_detail import PaperDetail, PaperView
 from tui.widgets.paper_list import PaperList, Row
 from tui.widgets.search_bar import SearchBar
@@ -36,7 +38,11 @@ class BrowseScreen(IndexBuilding):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Textual declares it so)
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "focus_search", "Search", id="browse.search"),
+        # Priority: a binding that moves the focus must act when its key is dequeued, before the keys typed
+        # after it are routed (see tui/typeahead.py); each skips itself where it does not apply.
+        Binding("slash", "focus_search", "Search", priority=True, id="browse.search"),
+        Binding("enter,ctrl+j,down", "leave_search", show=False, priority=True),
+        Binding("escape", "leave_search(True)", show=False, priority=True),
         Binding("tab", "switch_pane", "Switch pane", show=False, id="browse.switch"),
         Binding("s", "toggle_star", "Star", id="browse.star"),
         Binding("r", "toggle_read", "Read", id="browse.read"),
@@ -67,6 +73,7 @@ class BrowseScreen(IndexBuilding):
         self.similar_to: str | None = None
         self.outcome = results.Outcome("", "all", [])
         self._serial = 0
+        self._applied = 0
         self._read_timer: Timer | None = None
         self._progress = ""
         self._restore_id: str | None = None
@@ -147,11 +154,14 @@ class BrowseScreen(IndexBuilding):
             if not worker.is_cancelled:
                 message = f"Search failed: {type(error).__name__}: {one_line(str(error))}"
                 self.app.call_from_thread(self.notify, message, severity="error", markup=False)
+                self.app.call_from_thread(self._release_keys)
             return
         if not worker.is_cancelled:
             self.app.call_from_thread(self._apply, serial, outcome)
 
     def _apply(self, serial: int, outcome: results.Outcome) -> None:
+        if serial == self._serial:
+            self._release_keys()  # keys typed after leaving the search act on these results
         if serial != self._serial or self.similar_to is not None:
             return  # a newer search is on its way, or the list is showing similar papers
         new_query = outcome.query != self.outcome.query
@@ -168,6 +178,8 @@ class BrowseScreen(IndexBuilding):
 
     @on(SearchBar.QueryChanged)
     def _query_changed(self, event: SearchBar.QueryChanged) -> None:
+        if event.query == self.query_text and self.similar_to is None:
+            return  # leaving the search already ran it
         self.query_text = event.query
         self.similar_to = None
         self.run_search()
@@ -258,9 +270,42 @@ class BrowseScreen(IndexBuilding):
     def action_focus_search(self) -> None:
         # set_focus, not widget.focus(): focus() waits for the next loop turn, so letters typed in the same
         # burst as "/" (over ssh they arrive together) would still go to the list and star, undo or sort.
+        if self.focused is self.search_bar.input:  # has_focus lags a turn behind
+            raise SkipAction  # a "/" typed into the query
         if self.similar_to is not None:
             self.action_leave_similar()
         self.set_focus(self.search_bar.input)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Off (not merely skipped) outside the search, so the footer keeps showing the list's own Enter.
+        if action == "leave_search":
+            return self.focused is self.search_bar.input
+        return True
+
+    def action_leave_search(self, clear: bool = False) -> None:
+        """Enter/^j/down (Esc clears first): later keys wait until the list shows the query's results.
+
+        Letters typed before this key may still be queued for the input, so the query is read once the
+        input has handled them (a callback queued behind them), not now.
+        """
+        if isinstance(self.app, TypeAheadApp):
+            self.app.hold_keys()
+        self.search_bar.input.call_later(self._leave_search_now, clear)
+
+    def _leave_search_now(self, clear: bool) -> None:
+        query = self.search_bar.take_query(clear=clear)
+        self.set_focus(self.paper_list)
+        if query != self.query_text or self.similar_to is not None:
+            self.query_text = query
+            self.similar_to = None
+            self.run_search()
+        if self._serial == self._applied:
+            self._release_keys()  # nothing to wait for; otherwise _apply releases them with the results
+
+    def _release_keys(self) -> None:
+        self._applied = self._serial
+        if isinstance(self.app, TypeAheadApp):
+            self.app.release_keys()
 
     def action_switch_pane(self) -> None:
         if self.paper_list.has_focus:
@@ -350,6 +395,7 @@ class BrowseScreen(IndexBuilding):
         hits = self.library.similar(paper_id)
         self.similar_to = paper_id
         self._serial += 1  # any search still running must not replace the similar list
+        self._applied = self._serial  # and nothing is left to wait for
         self.paper_list.empty_message = Text("No similar papers found. Esc returns.")
         self.paper_list.set_ids([paper_id, *(hit.id for hit in hits if hit.id != paper_id)], select=paper_id)
         self.set_focus(self.paper_list)

@@ -59,6 +59,15 @@ class SearchBar(Vertical):
             self.input.value = query
         self.input.cursor_position = len(query)
 
+    def take_query(self, *, clear: bool = False) -> str:
+        """The query as typed (emptied first if `clear`), for a caller that searches at once (no repeat)."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if clear:
+            self.set_value("")
+        return self.value
+
     def set_note(self, note: Text | None) -> None:
         """The one-line note under the query: malformed-query notices, suggestions, indexing progress."""
         widget = self.query_one("#search-note", Static)

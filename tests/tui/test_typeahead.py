@@ -1,0 +1,59 @@
+"""Keys typed ahead: a burst that reaches the reader in one read must act as if typed slowly.
+
+The terminal driver posts every key of one read to the App before any is handled; `pilot.press` waits after
+each key and would hide the bug, so these tests post the keys themselves, as the driver does.
+"""
+
+from __future__ import annotations
+
+from textual import events
+
+from index.library import Library
+from tests.tui.conftest import settle
+from tests.tui.helpers import browse, reader
+
+NAMES = {"/": "slash", "\r": "enter"}
+
+
+def burst(app_keys: str) -> list[events.Key]:
+    return [events.Key(NAMES.get(char, char), char) for char in app_keys]
+
+
+async def test_slash_query_enter_star_typed_as_one_burst(library: Library) -> None:
+    """Each key acts where the keys before it put the focus: every letter reaches the query (its "s" must not
+    star, its "u" must not undo) and the final "s" stars the query's top hit, not the paper shown before."""
+    app = reader(library, debounce=0.1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for key in burst("/diffusion\rs"):
+            app.post_message(key)
+        await settle(pilot)
+        screen = browse(app)
+        assert screen.search_bar.value == "diffusion"
+        assert screen.outcome.query == "diffusion"
+        top = screen.outcome.ids[0]
+        assert top != library.papers[0].id, "the seeds' first paper should not be the top diffusion hit"
+        assert library.starred_ids() == {top}
+        assert screen.paper_list.has_focus
+
+
+async def test_a_slash_inside_the_query_is_typed_not_a_jump(library: Library) -> None:
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for key in burst("/encoder/decoder"):
+            app.post_message(key)
+        await settle(pilot)
+        assert browse(app).search_bar.value == "encoder/decoder"
+
+
+async def test_escape_in_the_search_clears_it_and_the_next_key_acts_on_the_list(library: Library) -> None:
+    app = reader(library, debounce=0.1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for key in [*burst("/gan"), events.Key("escape", "\x1b"), *burst("s")]:
+            app.post_message(key)
+        await settle(pilot)
+        screen = browse(app)
+        assert screen.search_bar.value == ""
+        assert library.starred_ids() == {screen.paper_list.selected_id}
