@@ -3,7 +3,8 @@
 API (stable; bench/ and the reader code against it): `SearchIndex.open(index_dir)`, `.ensure_current(paths)`,
 `.update(catalog, progress=None) -> UpdateReport`, `.rebuild(catalog, progress=None) -> UpdateReport`,
 `.search(query, limit=None, state=None, highlight_top=20) -> SearchResult`, `.spans(paper_id, query)`,
-`.similar(paper_id, limit=10) -> list[SimilarHit]`, `.load_snapshot() -> Catalog | None`, `.close()`.
+`.similar(paper_id, limit=10) -> list[SimilarHit]`, `.load_view() -> Snapshot | None` (papers decoded on use),
+`.load_snapshot() -> Catalog | None` (everything decoded), `.close()`.
 Deviations from the first sketch: `SearchResult.ids` always holds every match (capped by `limit`), while
 `hits` carries details only for the first `limit` (or `highlight_top` when `limit` is None); "did you mean"
 uses Whoosh's `terms_within` per word instead of `correct_query`, so it suggests words, not stems.

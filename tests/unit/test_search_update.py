@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from index import index_store
+from index import index_store, snapshot
 from index.schema import SCHEMA_VERSION
 from index.search import SearchIndex
 from tests.unit.search_fixtures import PAPERS, make_catalog, merge_catalogs
@@ -132,3 +132,23 @@ def test_an_empty_catalog_gives_an_empty_index_that_answers(tmp_path: Path) -> N
     index.rebuild(make_catalog([]))
     assert index.search("diffusion").ids == ()
     assert index.search("").ids == ()
+
+
+def test_a_snapshot_of_an_older_format_is_re_encoded_without_a_rebuild(tmp_path: Path) -> None:
+    a = _listing(tmp_path, "a", A_ROWS)
+    catalog = make_catalog(A_ROWS, a, "A")
+    SearchIndex.open(tmp_path / "ix").update(catalog)
+    build = index_store.current_build(tmp_path / "ix")
+    manifest = index_store.read_manifest(build, 10**9) if build else None
+    assert build is not None and manifest is not None
+    payload = snapshot.encode(catalog)
+    older = (snapshot.FORMAT - 1).to_bytes(8, "little") + payload[8:]  # the format number leads the header
+    index_store.write_state(build, manifest, older, index_store.read_hashes(build, manifest.generation))
+    reopened = SearchIndex.open(tmp_path / "ix")
+    assert "older format" in (reopened.staleness([a]) or "")
+    report = reopened.update(catalog)
+    assert not report.rebuilt and report.added == report.updated == report.removed == 0
+    assert index_store.current_build(tmp_path / "ix") == build
+    fresh = SearchIndex.open(tmp_path / "ix")
+    assert fresh.staleness([a]) is None
+    assert fresh.load_snapshot() == catalog
