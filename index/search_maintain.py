@@ -62,6 +62,7 @@ class IndexMaintenance:
         self._snapshot: snapshot.Snapshot | None = None
         self._position: dict[str, int] | None = None
         self._docids: list[str] | None = None
+        self._id_column: Any = None
         self._cache: OrderedDict[str, tuple[tuple[str, ...], tuple[float, ...], _Terms, bool]] = OrderedDict()
         self._plain = lru_cache(maxsize=2048)(render.to_plain)
         self._suggestions: dict[str, str | None] = {}
