@@ -6,7 +6,7 @@ import bisect
 import re
 
 from index.headline_fit import JUNK, UNTITLED, capitalize, condense, fit, without_claimant
-from index.headline_topic import about, is_generic, topic
+from index.headline_topic import about, expansion_of, is_generic, topic
 from index.sanitize import sanitize
 
 # Contributions sit in the first few sentences; scanning a bounded prefix keeps a 25 KB abstract (or one
@@ -66,6 +66,12 @@ _MEANS = re.compile(
     r"^([^,;]{3,90}?)\s+to\s+(?:provide|build|develop|design|derive|construct|obtain|give|create|devise|"
     r"establish|introduce|propose)\s+(.{10,})$"
 )
+# "We extend this line of work ..., by showing X": what "this" points back to is not on the line; X is.
+_BACK_REFERENCE = re.compile(r"(?:this|these|those|such|our|their)\s", re.IGNORECASE)
+_BY = re.compile(
+    r",?\s+by\s+(?:showing|proving|developing|designing|introducing|proposing|presenting|deriving|"
+    r"constructing|establishing|providing|giving)\s+(?:that\s+)?(?=\S{2})"
+)
 # "We also ...", "Finally, we ..." state a side result.
 _SECONDARY = re.compile(r"[afm](?<!\w[afm])(?:lso|urther|dditionally|inally|oreover)\b", re.IGNORECASE)
 # "In this paper, we ..." and "Here, we ..." mark the sentence the authors chose to state the paper in.
@@ -76,7 +82,7 @@ _FORMS |= {"studies": "study", "studied": "study", "found": "find", "built": "bu
 # between subject and verb ("we further show"). str.find jumps to each subject (3x faster than a regex
 # scan) and one anchored match per subject checks the rest in C; a single regex searching for all subjects
 # has no literal start and is 2-3x slower.
-_ADVERBS = r"(?:(?:[a-z]+ly|further|also|then|first|thus|therefore|instead|now|here) ){0,3}"
+_ADVERBS = r"(?:(?:[a-z]+ly|further|also|then|first|thus|therefore|instead|now|here|are the first to) ){0,3}"
 _VERB_FORMS = "|".join(sorted(_FORMS, key=len, reverse=True))
 _CLAIM_PATTERNS = tuple(
     (subject, re.compile(rf"(?<![^\W_]){subject}{nouns}{_ADVERBS}({_VERB_FORMS})[\s,:]+"))
@@ -90,11 +96,14 @@ _CLAIM_PATTERNS = tuple(
 _THAT = re.compile(r"^(?:[^.;]|\.(?=\S)){0,200}?\bthat\s+")
 # Every branch starts with one character class so the regex engine can skip ahead to a candidate: 4x faster.
 _CLAUSE_END = re.compile(
-    r"[\s,](?:\s*(?:with which|in which|by which|whereby|whose)\s|\s+(?:which|where)\s"
-    r"|\s*and\s+(?:\w+ly\s+)?(?:"
+    r"[\s,](?:\s*(?:with which|in which|by which|whereby|whose)\s|\s+(?:which|where|including|such as)\s"
+    r"|\s*and\s+(?:we\s|(?:\w+ly\s+)?(?:"
     + "|".join(_VERBS)
-    + r"|analy[sz]e|evaluate|use|apply|train|compare|obtain|achieve|validate|conduct|test)\b)"
+    + r"|analy[sz]e|evaluate|use|apply|train|compare|obtain|achieve|validate|conduct|test|make|report"
+    r"|discuss|highlight|outline|suggest|conclude|assess|leverage|employ|perform|measure|quantify)\b))"
 )
+_MEANS_WORDS = frozenset(("using", "via", "with", "by", "through", "employing", "leveraging"))
+_INFINITIVE = re.compile(r"\bto [a-z]+$")
 _FOLLOW_UP = re.compile(
     r"^(" + r"[A-Za-z0-9]{0,20}[A-Z][A-Za-z0-9]{0,30}(?:[-.][A-Za-z0-9]{1,30}){0,3}" + r")\s+"
     r"(?:comprises|contains|consists|includes|provides|covers|spans|is|achieves|uses|enables|offers)\b"
@@ -115,7 +124,6 @@ _CALLED = re.compile(
     r"\b(?:called|dubbed|named|termed|coined|denoted)\s+(?:the\s+|as\s+)?[`'‘“\"]?([^`'’”\",.;:()]{2,60})"
 )
 _ACRONYM = re.compile(r"\(([A-Za-z][A-Za-z0-9-]{0,20}[A-Z][A-Za-z0-9-]{0,10}|[A-Z]{2,}s?)\)")
-_WORD = re.compile(r"[\w'’-]{1,60}")
 
 
 def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -> str:
@@ -234,6 +242,8 @@ def _names(
         if yields and any(word in sentence for word in yields):
             at += [m.end() for m in _YIELD.finditer(sentence)]
         for start in sorted(at):
+            if _BACK_REFERENCE.match(sentence, start):
+                continue  # "we demonstrate our method on ... (MRI) data": the method was named before
             found = _name_at(sentence, start)
             if found is not None:
                 return found
@@ -264,9 +274,11 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
     expansions: list[str] = []
     end = 0
     for match in acronyms:
-        expansion = _expansion(rest[: match.start()], match.group(1))
+        expansion = expansion_of(match.group(1), rest[: match.start()])
         if expansion is None:
             continue
+        if rest[: match.start() - len(expansion) - 1].rstrip().rsplit(" ", 1)[-1] in _MEANS_WORDS:
+            continue  # "... a map using Convolutional Neural Network (CNN)": a tool, not the contribution
         if labels and not re.fullmatch(r"\s*(?:and|,)\s*", rest[end : match.start() - len(expansion) - 1]):
             break
         labels.append(match.group(1))
@@ -278,31 +290,6 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
     if not description and re.match(r"\s+(?:on|for|in|of|with|under)\s", rest[end:]):
         description = "+" + rest[end:].strip()
     return " and ".join(labels), " and ".join(expansions), description
-
-
-def _expansion(before: str, acronym: str) -> str | None:
-    """The words an acronym abbreviates (Schwartz-Hearst: its letters in order, the first starting a word)."""
-    letters = [c.lower() for c in acronym if c.isalnum()]
-    if letters and acronym.endswith("s") and sum(c.isupper() for c in acronym) >= 2:
-        letters = letters[:-1]
-    words = _WORD.findall(before[-200:])
-    for count in range(1, min(len(words), len(letters) + 6) + 1):
-        span = words[-count:]
-        if not span[0].lower().startswith(letters[0]):
-            continue
-        if _in_order(letters, " ".join(span).lower()):
-            return " ".join(span)
-    return None
-
-
-def _in_order(letters: list[str], text: str) -> bool:
-    position = 0
-    for letter in letters:
-        position = text.find(letter, position)
-        if position < 0:
-            return False
-        position += 1
-    return True
 
 
 def _description(text: str, start: int) -> str:
@@ -324,6 +311,8 @@ def _description(text: str, start: int) -> str:
 def _object(text: str) -> str:
     """What a claim is about: the part after the verb, without a trailing `and prove ...` clause."""
     cut = _CLAUSE_END.search(text, 0, 400)
+    while cut is not None and _INFINITIVE.search(text, 0, cut.start()) and " and " in cut.group(0):
+        cut = _CLAUSE_END.search(text, cut.end(), 400)  # "to disentangle and quantify X": one phrase
     if cut is None or len(text[: cut.start()].split()) < 4:
         return text
     return text[: cut.start()]
@@ -345,4 +334,7 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
     means = _MEANS.match(_object(rest)) if verb == "use" else None
     if means is not None:
         return f"{means.group(2)} via {means.group(1)}"
+    by = _BY.search(rest, 0, 300) if _BACK_REFERENCE.match(rest) else None
+    if by is not None:  # "we extend this line of work ..., by showing an algorithm ...": the algorithm
+        return _object(rest[by.end() :])
     return _object(rest) or without_claimant(sentence)

@@ -29,7 +29,8 @@ _AUXILIARY = frozenset(
         r"\S+",
         "is are was were has have had can could may might will would should must remain remains often "
         "typically increasingly usually still rarely commonly generally frequently also now that which "
-        "who to",
+        "who to requires require utilizes utilize depends depend leverages leverage involves involve relies "
+        "rely aims aim seeks seek suffers suffer lacks lack faces enables enable allows allow focuses",
     )
 )
 _NOT_VERB = frozenset(
@@ -45,17 +46,49 @@ _NOT_TOPIC = frozenset(
     re.findall(
         r"\S+",
         "while although though despite in for as with given not we this these there to over since when "
-        "because our it its they their how what why whether however yet one no recent",
+        "because our it its they their how what why whether however yet one no recent recently currently "
+        "traditionally historically nowadays today lately consider suppose let assume imagine",
     )
 )
+_GIVES = re.compile(
+    r"^(.{3,60}?)\s+(?:that|which)\s+(?:gives|provides|yields|offers|produces|delivers)\s+(?:an?\s+|the\s+)?(.{10,})"
+)
+# "Modifications for identifying memorization": modified what? A change is named by what it changes.
+_RELATIONAL = re.compile(
+    r"(?:modifications?|improvements?|corrections?|refinements?|extensions?|adaptations?|fixes|revisions?)\s",
+    re.IGNORECASE,
+)
+# A long field leaves a vague gist no room: past these lengths its abbreviation names it instead.
+_ROOM = 76
+_ABBREVIATION = re.compile(r" \(([A-Za-z][A-Za-z0-9-]{0,20}[A-Z][A-Za-z0-9-]{0,10}|[A-Z]{2,}s?)\)")
 _FIELD = re.compile(r"\s(?:in|for|of)\s+(.{3,50})$")
 _WHETHER = re.compile(r"whether\s+((?:\S+\s+){0,8}?)(is|are|can|could|does|do|should|will)\s+(.*)", re.I)
+_WORD = re.compile(r"[\w'’-]{1,60}")
+# "X suggests that ...": X ends at a verb that reports a view; words for the view's holders are not the field.
+_REPORTING = frozenset(
+    re.findall(
+        r"\S+",
+        "suggests suggest shows show indicates indicate argues argue assumes assume posits posit states "
+        "holds hold implies imply claims claim predicts predict says say maintains maintain asserts assert",
+    )
+)
+_OPINION = frozenset(
+    re.findall(r"\S+", "folklore wisdom lore intuition literature evidence research practice theory")
+)
 _PRONOUN = re.compile(r"^(?:(their|its|our|this|these|those|such|it|they)\s+)", re.IGNORECASE)
 
 
-def topic(sentence: str) -> str:
-    """The field a paper works in, as the first sentence's subject names it ("Diffusion models are ...")."""
+def topic(sentence: str, *, short: bool = False) -> str:
+    """The field a paper works in, as the first sentence's subject names it ("Diffusion models are ...").
+
+    With `short`, a term the sentence abbreviates is named by its abbreviation ("LSTM and Transformers").
+    """
     sentence = sentence[:300]
+    if short:
+        for match in reversed(list(_ABBREVIATION.finditer(sentence))):
+            spelled = expansion_of(match.group(1), sentence[: match.start()])
+            if spelled is not None and sentence[: match.start()].endswith(spelled):
+                sentence = sentence[: match.start() - len(spelled)] + match.group(1) + sentence[match.end() :]
     words = (PARENTHESES.sub("", sentence) if "(" in sentence else sentence).split()
     for index, word in enumerate(words[:9]):
         if word.endswith((",", ";", ":")):
@@ -77,8 +110,14 @@ def topic(sentence: str) -> str:
                 and lowered not in _NOT_VERB
             )
             or (lowered.endswith(("s", "ed")) and (after in _DETERMINER or after == "to"))
+            or (lowered in _REPORTING and after == "that")
         ):
             words = words[:index]
+            while len(words) > 1 and words[-1].endswith("ly") and words[-1].islower():
+                words.pop()  # "Modern deep learning heavily [relies]"
+            if lowered in _REPORTING:  # "RL folklore suggests that": who holds the view is not the field
+                while words and words[-1].lower() in _OPINION:
+                    words.pop()
             break
     else:
         return ""
@@ -86,6 +125,8 @@ def topic(sentence: str) -> str:
     words = subject.split()
     if not 1 <= len(words) <= 6 or words[0].lower() in _NOT_TOPIC or not words[0][:1].isalpha():
         return ""
+    if "," in subject or "for short" in subject or "[" in subject or "]" in subject:
+        return ""  # "Solving integer programs,IPs for short": a list or an aside, not a name for the field
     return capitalize(subject)
 
 
@@ -116,6 +157,43 @@ def about(first_sentence: str, gist: str) -> str:
     whether = _WHETHER.match(gist)
     if whether is not None:
         return f"{capitalize(whether.group(2))} {whether.group(1)}{whether.group(3)}?"
-    if (is_generic(gist) or gist[:7].lower() == "whether") and (field := topic(first_sentence)):
-        return f"{field}: {gist}"
+    generic = is_generic(gist) or _RELATIONAL.match(gist) is not None
+    gives = _GIVES.match(gist) if generic else None
+    if gives is not None and all(word.lower() in _GENERIC for word in gives.group(1).split()):
+        gist = gives.group(2)  # "a new approach that gives X": X is the contribution
+    if (generic or gist[:7].lower() == "whether") and (field := topic(first_sentence)):
+        if field.lower() in gist.lower():
+            return gist
+        if (
+            len(field) > 32
+            and len(field) + len(gist) > _ROOM
+            and (abbreviated := topic(first_sentence, short=True))
+        ):
+            field = abbreviated
+        return gist if field.lower() in gist.lower() else f"{field}: {gist}"
     return gist
+
+
+def expansion_of(acronym: str, before: str) -> str | None:
+    """The words an acronym abbreviates (Schwartz-Hearst: its letters in order, the first starting a word)."""
+    letters = [c.lower() for c in acronym if c.isalnum()]
+    if letters and acronym.endswith("s") and sum(c.isupper() for c in acronym) >= 2:
+        letters = letters[:-1]
+    words = _WORD.findall(before[-200:])
+    for count in range(1, min(len(words), len(letters) + 6) + 1):
+        span = words[-count:]
+        if not span[0].lower().startswith(letters[0]):
+            continue
+        if _in_order(letters, " ".join(span).lower()):
+            return " ".join(span)
+    return None
+
+
+def _in_order(letters: list[str], text: str) -> bool:
+    position = 0
+    for letter in letters:
+        position = text.find(letter, position)
+        if position < 0:
+            return False
+        position += 1
+    return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 from pathlib import Path
@@ -14,6 +15,8 @@ from index.render import to_plain
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = REPO / "seeds"
 FIXTURE = REPO / "tests" / "data" / "seed_headlines.txt"
+CORPUS = REPO.parent / "shared" / "corpus" / "listings"
+CORPUS_FIXTURE = REPO / "tests" / "data" / "corpus_headlines_sample.txt"
 
 
 def seed_abstracts() -> list[str]:
@@ -32,6 +35,29 @@ def seed_abstracts() -> list[str]:
 
 def fixture_lines() -> list[str]:
     return [f"{abstract[:60]} => {headline(abstract)}" for abstract in seed_abstracts()]
+
+
+def corpus_sample(count: int = 40, seed: int = 2026) -> list[str]:
+    """A fixed-seed sample of real corpus abstracts: a listing file, then one paragraph after its header."""
+    rng = random.Random(seed)
+    files = sorted(CORPUS.glob("*.txt"))
+    abstracts: list[str] = []
+    while len(abstracts) < count:
+        paragraphs = rng.choice(files).read_text(encoding="utf-8", errors="replace").split("\n\n")[1:]
+        paragraphs = [p for p in paragraphs if p.strip()]
+        if paragraphs:
+            abstracts.append(to_plain(rng.choice(paragraphs)))
+    return abstracts
+
+
+def corpus_lines() -> list[str]:
+    return [f"{abstract[:60]} => {headline(abstract)}" for abstract in corpus_sample()]
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
+def test_corpus_sample_headlines_match_the_reviewed_fixture() -> None:
+    """40 real abstracts from all kinds of venues; regenerate with `python tests/unit/test_headline.py`."""
+    assert corpus_lines() == CORPUS_FIXTURE.read_text(encoding="utf-8").splitlines()
 
 
 def test_seed_headlines_match_the_reviewed_fixture() -> None:
@@ -96,6 +122,62 @@ def test_max_len_is_respected() -> None:
         assert len(headline(abstract, max_len=40)) <= 40
 
 
+@pytest.mark.parametrize(
+    ("abstract", "unwanted"),
+    [
+        (
+            "It is well known that the nearest neighbour rule (NN) needs many samples. Here we consider NN "
+            "on randomly projected data, and we show that, if the input domain has a small metric size, "
+            "fewer do.",
+            ", and we",
+        ),
+        (
+            "Solving (mixed) integer (linear) programs, (M)I(L)Ps for short, is a fundamental task. On "
+            "the positive side, we show that our result can be generalised from MILP to MIP with convex "
+            "objectives.",
+            "for short",
+        ),
+        (
+            "Reinforcement learning (RL) folklore suggests that history helps. In this paper, we introduce a "
+            "theoretical framework to examine the behaviour of RL algorithms that use historical data.",
+            "suggests",
+        ),
+        (
+            "CMinHash promises a new direction for MinHash algorithms. We present a new approach that gives "
+            "explicit and easily comparable approximate variance expressions, and use it on one estimator.",
+            "approach that gives",
+        ),
+    ],
+)
+def test_a_headline_leaves_out_what_only_links_a_sentence(abstract: str, unwanted: str) -> None:
+    line = headline(abstract)
+    assert unwanted not in line, line
+    assert len(line.split()) >= 3, line
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "[bold red]Markup injection[/] is a risk for terminal apps that show untrusted text from listings.",
+        "[bold red]Markup injection[/] is a risk. We propose SafeView, a renderer escaping [b]markup[/b].",
+        "Terminal apps [link=http://x]show[/link] text. We study [bold]how markup[/bold] leaks into UIs.",
+    ],
+)
+def test_literal_markup_is_dropped_whole_never_cut_in_half(abstract: str) -> None:
+    line = headline(abstract)
+    assert "[" not in line and "]" not in line, line
+    assert "Markup" in line or "markup" in line, line
+
+
+def test_a_bracketed_title_prefix_stays_whole() -> None:
+    assert headline("x", title="[Re] Reproducing [bold]robust training[/]") == (
+        "[Re] Reproducing [bold]robust training[/]"
+    )
+
+
 if __name__ == "__main__":
     FIXTURE.write_text("\n".join(fixture_lines()) + "\n", encoding="utf-8")
     print(f"wrote {FIXTURE}", file=sys.stderr)
+    if CORPUS.is_dir():
+        CORPUS_FIXTURE.write_text("\n".join(corpus_lines()) + "\n", encoding="utf-8")
+        print(f"wrote {CORPUS_FIXTURE}", file=sys.stderr)
