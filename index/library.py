@@ -202,8 +202,9 @@ class Library:
 
     def search(self, query: str, *, order: str = "relevance") -> SearchResult:
         """Every match, ranked (or in listing order); an empty query lists all papers in listing order."""
-        result = self.index.search(query, limit=None, state=self.state, highlight_top=0)
-        if order == "listing" and query.strip():
+        listing = order == "listing"
+        result = self.index.search(query, limit=None, state=self.state, highlight_top=0, ranked=not listing)
+        if listing and query.strip():
             position = self._position
             ids = tuple(sorted(result.ids, key=lambda paper_id: position.get(paper_id, len(position))))
             return SearchResult(result.query, ids, result.hits, result.notice, result.suggestion)

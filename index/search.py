@@ -164,32 +164,36 @@ class SearchIndex(IndexMaintenance):
         return self._parsers.parse(text)
 
     def _ranked(
-        self, parsed: ParsedQuery, top: int | None = None
+        self, parsed: ParsedQuery, top: int | None = None, scored: bool = True
     ) -> tuple[tuple[str, ...], tuple[float, ...], _Terms, bool]:
         """Every match (or the best `top`), best first, with the matched terms; cached per query text
         until the next commit.
 
-        With `top`, Whoosh keeps a heap and skips postings blocks that cannot reach it: the same first
-        `top` hits in the same order (ties go to the lower document number either way), found faster.
+        With `top`, Whoosh keeps a heap instead of sorting every match: the same first `top` hits in the
+        same order (ties go to the lower document number either way). Unscored, the matches come in
+        index order with no scores (BM25 is about half the cost of a common word), for callers that
+        order them themselves.
         """
         every = self._cache.get(parsed.text)
         if every is not None:
             self._cache.move_to_end(parsed.text)
             return every if top is None else (every[0][:top], every[1][:top], every[2], every[3])
-        key = parsed.text if top is None else f"{parsed.text}\x00top{top}"
+        key = parsed.text if scored and top is None else f"{parsed.text}\x00{top if scored else 'unscored'}"
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
             return cached
         searcher = self._searcher
         share_expansions(parsed.query)
-        # No block-quality skipping and no matcher replacement for the top-N heap: both prune by Whoosh's
-        # per-block score bounds, which field boosts make inexact (`graph neural` lost 4 of its real top 20).
-        inner = (
-            searcher.collector(limit=None)
-            if top is None
-            else collectors.TopCollector(top, usequality=False, replace=0)
-        )
+        inner: Any
+        if not scored:
+            inner = _Unscored()
+        elif top is None:
+            inner = searcher.collector(limit=None)
+        else:
+            # No block-quality skipping and no matcher replacement: both prune by Whoosh's per-block score
+            # bounds, which field boosts make inexact (`graph neural` lost 4 of its real top 20 at 56k).
+            inner = collectors.TopCollector(top, usequality=False, replace=0)
         capped = collectors.TimeLimitCollector(inner, timelimit=TIME_LIMIT)
         timed_out = False
         try:
@@ -200,7 +204,7 @@ class SearchIndex(IndexMaintenance):
         best = results.top_n
         ranked = (
             self._ids_of([docnum for _score, docnum in best]),
-            tuple(float(score) for score, _docnum in best),
+            tuple(float(score) for score, _docnum in best) if scored else (),
             matched_terms(parsed.query, [leaf.reader() for leaf, _offset in searcher.leaf_searchers()]),
             timed_out,
         )
@@ -210,7 +214,13 @@ class SearchIndex(IndexMaintenance):
         return ranked
 
     def search(
-        self, query: str, limit: int | None = None, state: StateLookup | None = None, highlight_top: int = 20
+        self,
+        query: str,
+        limit: int | None = None,
+        state: StateLookup | None = None,
+        highlight_top: int = 20,
+        *,
+        ranked: bool = True,
     ) -> SearchResult:
         """Search; never raises on a bad query (it is searched as plain words and `notice` says so).
 
@@ -219,6 +229,8 @@ class SearchIndex(IndexMaintenance):
             limit: at most this many ids (None: every match, which stays cheap: no highlighting past the top).
             state: where `is:starred` / `is:unread` / `is:read` look; without it those filters are ignored.
             highlight_top: how many of the first hits get match spans and a snippet.
+            ranked: False gives the matches in index order with no scores, for a caller that sorts them
+                its own way (cheaper: nothing is scored); `limit` then cuts that order, not the best.
         """
         self._refresh()
         parsed = self._parse(query)
@@ -232,13 +244,13 @@ class SearchIndex(IndexMaintenance):
             # Only the best `limit` are asked for: let Whoosh keep a heap, unless state filters will drop
             # some of them or the "did you mean" check needs to know whether there are SUGGEST_BELOW hits.
             top = limit if limit is not None and limit >= SUGGEST_BELOW and not parsed.filters else None
-            ids, scores, terms, timed_out = self._ranked(parsed, top)
+            ids, scores, terms, timed_out = self._ranked(parsed, top, ranked)
             if parsed.fallback and not ids:
                 assert self._parsers is not None
                 near = self._parsers.near_words(parsed.text, self._analyzer)
                 if near is not None:
                     near_parsed = replace(parsed, text=f"\x00near:{parsed.text}", query=near)
-                    ids, scores, terms, timed_out = self._ranked(near_parsed)
+                    ids, scores, terms, timed_out = self._ranked(near_parsed, None, ranked)
                     notices[0] = (parsed.notice or "").replace(
                         "as plain words", "as plain words and near spellings"
                     )
@@ -354,6 +366,17 @@ class SearchIndex(IndexMaintenance):
                 SimilarHit(other.id, other.headline, float(hit.score), other.venue, other.year, shared)
             )
         return hits
+
+
+class _Unscored(collectors.UnsortedCollector):  # type: ignore[misc]
+    """Matches without scores, stepped through in order.
+
+    Whoosh's own unscored path asks the matcher for `all_ids()`, which intersects an And as two full sets:
+    `diffusion models` took twice as long as scoring it. Stepping keeps the skip_to intersection.
+    """
+
+    def matches(self) -> Any:
+        return self._step_through_matches()
 
 
 def _text(value: Any) -> str:
