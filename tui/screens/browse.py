@@ -38,11 +38,9 @@ class BrowseScreen(IndexBuilding):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Textual declares it so)
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Priority: a binding that moves the focus must act when its key is dequeued, before the keys typed
-        # after it are routed (see tui/typeahead.py); each skips itself where it does not apply.
+        # Priority: it moves the focus, so it must act when dequeued, before the keys typed after it are
+        # routed (see tui/typeahead.py); it skips itself while the search has focus, so "/" can be typed.
         Binding("slash", "focus_search", "Search", priority=True, id="browse.search"),
-        Binding("enter,ctrl+j,down", "leave_search", show=False, priority=True),
-        Binding("escape", "leave_search(True)", show=False, priority=True),
         Binding("tab", "switch_pane", "Switch pane", show=False, id="browse.switch"),
         Binding("s", "toggle_star", "Star", id="browse.star"),
         Binding("r", "toggle_read", "Read", id="browse.read"),
@@ -185,8 +183,14 @@ class BrowseScreen(IndexBuilding):
         self.run_search()
 
     @on(SearchBar.Leave)
-    def _leave_search(self) -> None:
+    def _leave_search(self, event: SearchBar.Leave) -> None:
         self.set_focus(self.paper_list)
+        if event.query != self.query_text or self.similar_to is not None:
+            self.query_text = event.query
+            self.similar_to = None
+            self.run_search()
+        if self._serial == self._applied:
+            self._release_keys()  # nothing to wait for; otherwise _apply releases them with the results
 
     @on(PaperList.Highlighted)
     def _highlighted(self, event: PaperList.Highlighted) -> None:
@@ -275,32 +279,6 @@ class BrowseScreen(IndexBuilding):
         if self.similar_to is not None:
             self.action_leave_similar()
         self.set_focus(self.search_bar.input)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Off (not merely skipped) outside the search, so the footer keeps showing the list's own Enter.
-        if action == "leave_search":
-            return self.focused is self.search_bar.input
-        return True
-
-    def action_leave_search(self, clear: bool = False) -> None:
-        """Enter/^j/down (Esc clears first): later keys wait until the list shows the query's results.
-
-        Letters typed before this key may still be queued for the input, so the query is read once the
-        input has handled them (a callback queued behind them), not now.
-        """
-        if isinstance(self.app, TypeAheadApp):
-            self.app.hold_keys()
-        self.search_bar.input.call_later(self._leave_search_now, clear)
-
-    def _leave_search_now(self, clear: bool) -> None:
-        query = self.search_bar.take_query(clear=clear)
-        self.set_focus(self.paper_list)
-        if query != self.query_text or self.similar_to is not None:
-            self.query_text = query
-            self.similar_to = None
-            self.run_search()
-        if self._serial == self._applied:
-            self._release_keys()  # nothing to wait for; otherwise _apply releases them with the results
 
     def _release_keys(self) -> None:
         self._applied = self._serial

@@ -13,13 +13,17 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
+from tui.typeahead import TypeAheadApp
+
 
 class SearchBar(Vertical):
     """Typing posts `QueryChanged` once the user pauses; the screen runs the search, never this widget."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "clear_and_leave", "Clear", id="search.clear"),
-        Binding("ctrl+j,down", "leave", "To list", id="search.leave"),
+        # Priority, so they act when dequeued, before keys typed after them are routed (tui/typeahead.py).
+        Binding("escape", "clear_and_leave", "Clear", id="search.clear", priority=True),
+        Binding("ctrl+j,down", "leave", "To list", id="search.leave", priority=True),
+        Binding("enter", "leave", show=False, priority=True),
     ]
 
     class QueryChanged(Message):
@@ -30,7 +34,14 @@ class SearchBar(Vertical):
             self.query = query
 
     class Leave(Message):
-        """The user is done typing and wants the results (Enter, Esc, ctrl+j, down)."""
+        """The user is done typing and wants the results for `query` (Enter, Esc, ctrl+j, down).
+
+        Keys typed after it are held (tui/typeahead.py) until the receiver has shown those results.
+        """
+
+        def __init__(self, query: str) -> None:
+            super().__init__()
+            self.query = query
 
     def __init__(self, *, debounce: float = 0.1, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -59,15 +70,6 @@ class SearchBar(Vertical):
             self.input.value = query
         self.input.cursor_position = len(query)
 
-    def take_query(self, *, clear: bool = False) -> str:
-        """The query as typed (emptied first if `clear`), for a caller that searches at once (no repeat)."""
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-        if clear:
-            self.set_value("")
-        return self.value
-
     def set_note(self, note: Text | None) -> None:
         """The one-line note under the query: malformed-query notices, suggestions, indexing progress."""
         widget = self.query_one("#search-note", Static)
@@ -89,28 +91,22 @@ class SearchBar(Vertical):
         self._timer = None
         self.post_message(self.QueryChanged(self.value))
 
-    @on(Input.Submitted, "#query")
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self._flush()
-        self.post_message(self.Leave())
-
-    def _flush(self) -> None:
-        """Search now for a query still waiting out its debounce, so leaving never shows stale results."""
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-            self.post_message(self.QueryChanged(self.value))
-
     def action_leave(self) -> None:
-        self._flush()
-        self.post_message(self.Leave())
+        self._leave(clear=False)
 
     def action_clear_and_leave(self) -> None:
+        self._leave(clear=True)
+
+    def _leave(self, *, clear: bool) -> None:
+        """Hold later keys; read the query once the input has handled the letters queued before this key."""
+        if isinstance(self.app, TypeAheadApp):
+            self.app.hold_keys()
+        self.input.call_later(self._left, clear)
+
+    def _left(self, clear: bool) -> None:
         if self._timer is not None:
-            self._timer.stop()
+            self._timer.stop()  # the receiver searches for the query now; no debounced repeat
             self._timer = None
-        if self.value:
+        if clear:
             self.set_value("")
-            self.post_message(self.QueryChanged(""))
-        self.post_message(self.Leave())
+        self.post_message(self.Leave(self.value))
