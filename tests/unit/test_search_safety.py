@@ -41,7 +41,8 @@ def test_build_killed_with_sigkill_leaves_a_usable_index_and_the_next_run_finish
     seeds = ("--listings", str(SEEDS), "--index-dir", str(index_dir))
     assert run_papers(*seeds, "index").returncode == 0
 
-    corpus = ("--listings", *map(str, CORPUS_FILES), "--index-dir", str(index_dir))
+    listings = [arg for path in CORPUS_FILES for arg in ("--listings", str(path))]
+    corpus = (*listings, "--index-dir", str(index_dir))
     build = _papers_popen(*corpus, "index", "--rebuild")
     deadline = time.monotonic() + 240
     # Kill once Whoosh has written part of the new build (its posting files exist), i.e. truly mid-way.
