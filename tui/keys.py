@@ -13,7 +13,7 @@ Owner = tuple[str, Widget]
 Section = tuple[str, Sequence[tuple[str, str]]]
 
 EXTRA_ROWS = {
-    "Search bar": [("enter tab", "Search and go to the list")],
+    "Search bar": [("enter down tab", "Search and go to the list")],
     "Everywhere": [("ctrl+p", "Command palette (all commands, theme)"), ("ctrl+q", "Quit")],
 }
 

@@ -22,8 +22,10 @@ class SearchBar(Vertical):
     BINDINGS: ClassVar[list[BindingType]] = [
         # Priority, so they act when dequeued, before keys typed after them are routed (tui/typeahead.py).
         Binding("escape", "clear_and_leave", "Clear", id="search.clear", priority=True),
-        Binding("ctrl+j,down", "leave", "To list", id="search.leave", priority=True),
-        Binding("enter", "leave", show=False, priority=True),
+        # down apart: a priority binding takes the footer slot of the input's own "down", so it would show
+        # instead of ^j.
+        Binding("ctrl+j", "leave", "To list", id="search.leave", priority=True),
+        Binding("down,enter", "leave", show=False, priority=True),
     ]
 
     class QueryChanged(Message):
