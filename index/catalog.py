@@ -7,7 +7,7 @@ from pathlib import Path
 
 from index import headline, render
 from index.identity import merge
-from index.listings import read_listings
+from index.listings import expand_paths, read_listings
 from index.models import Catalog, Entry
 
 
@@ -34,6 +34,12 @@ def load_catalog(paths: Sequence[Path], headlines: Callable[[Entry], str] = head
         headlines: makes each paper's headline; `no_headline` leaves them empty for callers that never
             show them (counting, looking up one paper and then calling `paper_headline` for it).
     """
-    listings, notices = read_listings(paths)
+    files, path_notices = expand_paths(paths)
+    listings, notices = read_listings(files)
     catalog = merge(listings, headlines)
-    return Catalog(listings=catalog.listings, papers=catalog.papers, notices=tuple(notices))
+    return Catalog(
+        listings=catalog.listings,
+        papers=catalog.papers,
+        notices=(*path_notices, *notices),
+        files=tuple(str(path) for path in files),
+    )

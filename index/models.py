@@ -104,6 +104,9 @@ class Catalog:
     listings: tuple[Listing, ...]
     papers: tuple[Paper, ...]
     notices: tuple[Notice, ...] = field(default=())
+    files: tuple[str, ...] = field(default=(), compare=False)
+    """Every file the listings named, read or skipped: the index records them all, so a skipped (binary)
+    file does not look "added" on every start. Not part of equality: a snapshot does not store it."""
 
     @property
     def paragraphs(self) -> int:

@@ -266,5 +266,6 @@ def _listing_files(listing_paths: Sequence[Path]) -> list[str]:
 def _stamps(catalog: Catalog, recorded: Manifest | None) -> tuple[index_store.FileStamp, ...]:
     """Stamps of the catalog's listing files; a file whose size and mtime did not move keeps its recorded
     digest (hashing 160 unchanged files cost 0.1 s of every update)."""
-    paths = [os.path.abspath(listing.path) for listing in catalog.listings]
+    named = catalog.files or [listing.path for listing in catalog.listings]
+    paths = [os.path.abspath(path) for path in named]
     return index_store.diff_files(recorded.files if recorded is not None else (), paths).stamps

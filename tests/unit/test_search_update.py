@@ -152,3 +152,23 @@ def test_a_snapshot_of_an_older_format_is_re_encoded_without_a_rebuild(tmp_path:
     fresh = SearchIndex.open(tmp_path / "ix")
     assert fresh.staleness([a]) is None
     assert fresh.load_snapshot() == catalog
+
+
+def test_a_skipped_binary_listing_does_not_leave_the_index_stale_forever(tmp_path: Path) -> None:
+    """A binary file in a shared listings folder is skipped when read; the index must still count it as
+    seen, or every start reports the index as older than the listings."""
+    import shutil
+
+    from tests.conftest import SEEDS
+
+    listings = tmp_path / "listings"
+    shutil.copytree(SEEDS, listings)
+    (listings / "junk.txt").write_bytes(bytes(range(256)) * 64)
+    index = SearchIndex.open(tmp_path / "index")
+    try:
+        report = index.ensure_current([listings])
+        assert report is not None and report.papers == 49
+        assert index.staleness([listings]) is None
+        assert index.ensure_current([listings]) is None
+    finally:
+        index.close()
