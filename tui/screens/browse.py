@@ -162,7 +162,8 @@ class BrowseScreen(IndexBuilding):
             self._release_keys()  # keys typed after leaving the search act on these results
         if serial != self._serial or self.similar_to is not None:
             return  # a newer search is on its way, or the list is showing similar papers
-        new_query = outcome.query != self.outcome.query
+        # A query that waited for the index is new once it really runs: show its best hit, not paper one.
+        new_query = outcome.query != self.outcome.query or self.outcome.waiting
         self.outcome = outcome
         select, self._restore_id = self._restore_id, None
         if select is None and new_query and outcome.ids:
