@@ -16,10 +16,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 STARTUP_TIMEOUT = 90  # a cold Python + Textual start over ssh on a loaded 2-core CI box
 
 
-@pytest.mark.skip(
-    reason="flaky (2 of 5 runs): tmux reports the ssh pane dead with no exit status after q; "
-    "to be fixed before issue 6 closes"
-)
 def test_a_star_survives_the_session_and_stays_private(
     e2e: Environment, seeds_library: SharedLibrary
 ) -> None:
@@ -69,10 +65,6 @@ def test_a_star_survives_the_session_and_stays_private(
     assert _snapshot(seeds_library.index_dir) == index_before, "readers must never write to the shared index"
 
 
-@pytest.mark.skip(
-    reason="fails: a burst typed right after the first frame is lost (focus now moves synchronously, "
-    "but keys still vanish); open bug for issue 6"
-)
 def test_keys_typed_ahead_go_where_they_were_meant(e2e: Environment, seeds_library: SharedLibrary) -> None:
     """Over ssh, "/diffusion", Enter, "s" typed quickly arrive as one burst, maybe before the first frame is
     complete. Each key must act where the previous keys put the focus: the query gets every letter (the "s"
