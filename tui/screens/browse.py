@@ -158,8 +158,10 @@ class BrowseScreen(IndexBuilding):
             self.app.call_from_thread(self._apply, serial, outcome)
 
     def _apply(self, serial: int, outcome: results.Outcome) -> None:
-        if serial == self._serial:
-            self._release_keys()  # keys typed after leaving the search act on these results
+        if serial == self._serial and not outcome.waiting:
+            # Keys typed after leaving the search act on these results; a query waiting for the index keeps
+            # them held until it has really run (at most typeahead.HOLD_LIMIT).
+            self._release_keys()
         if serial != self._serial or self.similar_to is not None:
             return  # a newer search is on its way, or the list is showing similar papers
         # A query that waited for the index is new once it really runs: show its best hit, not paper one.
