@@ -86,11 +86,14 @@ async def test_query_filter_selection_and_marks_survive_a_restart(seed_index: Pa
 
 
 async def test_dwelling_on_a_paper_marks_it_read_but_scrolling_past_does_not(library: Library) -> None:
-    app = reader(library, mark_read_delay=0.5)
+    # The real default delay: keys under a loaded CI machine can take a few hundred ms each, and passing
+    # three papers must stay well inside the dwell time for "scrolling past" to mean what it says.
+    app = reader(library, mark_read_delay=2.0)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("j", "j", "j")
         ids = [paper.id for paper in library.papers]
-        await pilot.pause(0.8)
+        assert not any(library.is_read(paper_id) for paper_id in ids[1:4])
+        await pilot.pause(2.5)
         assert library.is_read(ids[3])
         assert not any(library.is_read(paper_id) for paper_id in ids[1:3])

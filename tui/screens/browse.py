@@ -18,9 +18,9 @@ from textual.worker import get_current_worker
 
 from tui import keys
 from tui.screens import results
-from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.screens.index_build import IndexBuilding
+from tui.screens.marking import MarkingActions
 from tui.text import one_line, venue_year
 from tui.typeahead import TypeAheadApp
 from tui.widgets.paper_detail import PaperDetail, PaperView
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from index.library import Library
 
 
-class BrowseScreen(IndexBuilding):
+class BrowseScreen(MarkingActions, IndexBuilding):
     """Receives the widgets' messages, asks the library, and pushes the answers down into the widgets."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Textual declares it so)
@@ -293,64 +293,6 @@ class BrowseScreen(IndexBuilding):
             self.set_focus(self.detail)
         else:
             self.set_focus(self.paper_list)
-
-    def _selected(self) -> str | None:
-        paper_id = self.paper_list.selected_id
-        if paper_id is None:
-            self.notify("No paper selected.", severity="warning")
-        return paper_id
-
-    def action_toggle_star(self) -> None:
-        if (paper_id := self._selected()) is not None:
-            starred = self.library.toggle_star(paper_id)
-            self.notify("Starred." if starred else "Unstarred.", timeout=2)
-            self._marks_changed()
-
-    def action_toggle_read(self) -> None:
-        if (paper_id := self._selected()) is not None:
-            if self._read_timer is not None:
-                self._read_timer.stop()  # the user decided; the dwell timer must not override them
-                self._read_timer = None
-            read = self.library.toggle_read(paper_id)
-            self.notify("Marked read." if read else "Marked unread.", timeout=2)
-            self._marks_changed()
-
-    def action_mark_all_read(self) -> None:
-        ids = list(self.paper_list.ids)
-        if not ids:
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.library.mark_read(ids)
-                self.notify(f"Marked {len(ids)} papers read (u undoes).", timeout=3)
-                self._marks_changed()
-
-        self.app.push_screen(ConfirmScreen(f"Mark all {len(ids)} shown papers as read?"), answered)
-
-    def action_undo(self) -> None:
-        undone = self.library.undo()
-        if undone is None:
-            self.notify("Nothing to undo.", timeout=2)
-            return
-        self.notify(f"Undone ({len(undone)} paper{'s' if len(undone) != 1 else ''}).", timeout=2)
-        self._marks_changed()
-
-    def _step_unread(self, step: int) -> None:
-        ids = self.paper_list.ids
-        index = self.paper_list.cursor + step
-        while 0 <= index < len(ids):
-            if ids[index] not in self._read:
-                self.paper_list.cursor = index
-                return
-            index += step
-        self.notify("No more unread papers " + ("below." if step > 0 else "above."), timeout=2)
-
-    def action_next_unread(self) -> None:
-        self._step_unread(1)
-
-    def action_previous_unread(self) -> None:
-        self._step_unread(-1)
 
     def action_filter(self, name: str) -> None:
         self.filter = name
