@@ -18,9 +18,9 @@ from typing import TypeVar
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from index.catalog import headline_for  # noqa: E402
-from index.identity import merge  # noqa: E402
-from index.listings import read_listings  # noqa: E402
+from index.listings.catalog import headline_for  # noqa: E402
+from index.listings.identity import merge  # noqa: E402
+from index.listings.reader import read_listings  # noqa: E402
 from index.models import Entry, Listing  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"

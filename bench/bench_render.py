@@ -11,8 +11,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from index.headline import headline  # noqa: E402
-from index.render import needs_rendering, to_plain  # noqa: E402
+from index.headline.synthesis import headline  # noqa: E402
+from index.render.abstract import needs_rendering, to_plain  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus" / "listings"
 

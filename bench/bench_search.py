@@ -25,9 +25,9 @@ sys.path.insert(0, str(REPO))
 from bench import search_corpus, search_whoosh  # noqa: E402
 from bench.search_peers import Fts5, Fts5Query, Naive, NaiveQuery, Row, file_tree_mb, fts5_open_seconds  # noqa: E402
 from bench.search_report import ENGINES, TARGETS, QueryTimes, legend, mix_ms, render_run  # noqa: E402
-from index.catalog import load_catalog  # noqa: E402
+from index.listings.catalog import load_catalog  # noqa: E402
 from index.models import Catalog  # noqa: E402
-from index.render import to_plain  # noqa: E402
+from index.render.abstract import to_plain  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus" / "listings"
 JSONL = REPO.parent / "shared" / "corpus" / "jsonl"

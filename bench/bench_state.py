@@ -16,8 +16,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from index.state import StateStore  # noqa: E402
-from index.state_transfer import parse_export, to_json  # noqa: E402
+from index.state.store import StateStore  # noqa: E402
+from index.state.transfer import parse_export, to_json  # noqa: E402
 
 
 def _timed(label: str, count: int, action: object) -> None:

@@ -11,8 +11,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from index.identity import paper_id
-from index.listings import expand_paths, read_listing
+from index.listings.identity import paper_id
+from index.listings.reader import expand_paths, read_listing
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,14 +13,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, overload
 
-from index import render
-from index.catalog import load_catalog, no_headline, paper_headline
 from index.config import Config, load_config, resolve_data_dir, resolve_index_dir, resolve_listings
+from index.listings.catalog import load_catalog, no_headline, paper_headline
 from index.models import Catalog, Paper, Rendered
-from index.search import QUERY_HELP, IndexUnavailable, SearchIndex
-from index.search_models import SearchResult, SimilarHit
-from index.snapshot import Snapshot
-from index.state import StateReadOnlyError, StateStore
+from index.render.abstract import render
+from index.search.index import QUERY_HELP, IndexUnavailable, SearchIndex
+from index.search.models import SearchResult, SimilarHit
+from index.search.snapshot import Snapshot
+from index.state.store import StateReadOnlyError, StateStore
 
 Progress = Callable[[int, int], None]
 
@@ -196,7 +196,7 @@ class Library:
         return self._rendered(paper_id)
 
     def _render(self, paper_id: str) -> Rendered:
-        return render.render(self.paper(paper_id).abstract)
+        return render(self.paper(paper_id).abstract)
 
     # ---- search -------------------------------------------------------------------------------------------
 

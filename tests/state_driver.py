@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from index.state import Applied, Change, StateStore
+from index.state.store import Applied, Change, StateStore
 
 SHARED_IDS = [f"ffff{index:08x}" for index in range(4)]
 

@@ -10,7 +10,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from index import cli, cli_common
+from index.cli import common as cli_common
+from index.cli import main as cli
 
 
 def run_reader(args: argparse.Namespace) -> int:

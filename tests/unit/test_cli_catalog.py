@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from index.identity import paper_id
+from index.listings.identity import paper_id
 from tests.conftest import CORPUS, DATA, SEEDS, run_papers
 
 ID_LINE = re.compile(r"^[0-9a-f]{12}  \S.*$")

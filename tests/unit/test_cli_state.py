@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from index.catalog import load_catalog
-from index.state_db import DB_NAME
+from index.listings.catalog import load_catalog
+from index.state.db import DB_NAME
 from tests.conftest import SEEDS, run_papers
 
 CATALOG = load_catalog([SEEDS])

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from index.headline import headline
-from index.render import to_plain
+from index.headline.synthesis import headline
+from index.render.abstract import to_plain
 
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = REPO / "seeds"

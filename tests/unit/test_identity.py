@@ -12,8 +12,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from index.identity import WHITESPACE, merge, normalize_abstract, paper_id
-from index.listings import read_listing, read_listings
+from index.listings.identity import WHITESPACE, merge, normalize_abstract, paper_id
+from index.listings.reader import read_listing, read_listings
 from index.models import Entry, Listing, Source
 from tests.conftest import SEEDS
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from index.identity import paper_id
-from index.listings import expand_paths, parse_venue_year, read_listing, read_listings
+from index.listings.identity import paper_id
+from index.listings.reader import expand_paths, parse_venue_year, read_listing, read_listings
 from index.models import Listing
 from tests.conftest import DATA, SEEDS
 

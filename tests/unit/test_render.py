@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from index.models import Rendered
-from index.render import render, sanitize, to_plain
-from index.sanitize import FORMAT_BLOCKS
+from index.render.abstract import render, sanitize, to_plain
+from index.render.sanitize import FORMAT_BLOCKS
 
 
 def styled(rendered: Rendered, style: str) -> list[str]:

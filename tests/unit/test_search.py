@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from index import render
-from index.search import SearchIndex, UnknownPaper
-from index.search_query import QUERY_HELP
+from index.render.abstract import to_plain
+from index.search.index import SearchIndex, UnknownPaper
+from index.search.query import QUERY_HELP
 from tests.unit.search_fixtures import PAPERS, FakeState, make_catalog
 
 
@@ -129,7 +129,7 @@ def test_state_filters_use_the_lookup(index: SearchIndex) -> None:
 def test_match_spans_point_into_the_rendered_abstract(index: SearchIndex) -> None:
     result = index.search("memorize")
     hit = result.hits[0]
-    plain = render.to_plain(PAPERS[1][2])
+    plain = to_plain(PAPERS[1][2])
     assert [plain[s.start : s.end] for s in hit.matches] == ["memorization"]
     assert hit.snippet is not None
     assert [hit.snippet.text[s.start : s.end] for s in hit.snippet.matches] == ["memorization"]

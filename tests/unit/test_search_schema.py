@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from index.schema import WordAnalyzer, build_schema, reference_stemming_analyzer
+from index.search.schema import WordAnalyzer, build_schema, reference_stemming_analyzer
 from tests.conftest import CORPUS
 
 EDGE_CASES = [

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from index import snapshot
 from index.models import Catalog, Entry, Listing, Notice
+from index.search import snapshot
 from tests.unit.search_fixtures import PAPERS, make_catalog, merge_catalogs
 
 

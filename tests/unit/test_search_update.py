@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from index import index_store, snapshot
-from index.schema import SCHEMA_VERSION
-from index.search import SearchIndex
+from index.search import snapshot
+from index.search import store as index_store
+from index.search.index import SearchIndex
+from index.search.schema import SCHEMA_VERSION
 from tests.unit.search_fixtures import PAPERS, make_catalog, merge_catalogs
 
 A_ROWS = PAPERS[:4]

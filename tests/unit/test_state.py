@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from index.state import UNDO_DEPTH, Change, PaperState, StateError, StateReadOnlyError, StateStore
-from index.state_db import DB_NAME, SCHEMA_VERSION
-from index.state_transfer import Described, ImportFormatError, first_sentence, parse_export, to_csv, to_json
+from index.state.db import DB_NAME, SCHEMA_VERSION
+from index.state.store import UNDO_DEPTH, Change, PaperState, StateError, StateReadOnlyError, StateStore
+from index.state.transfer import Described, ImportFormatError, first_sentence, parse_export, to_csv, to_json
 
 A, B, C = "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"
 

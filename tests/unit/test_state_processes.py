@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from index.state import StateStore
+from index.state.store import StateStore
 from tests.conftest import REPO
 from tests.state_driver import SHARED_IDS, own_ids
 
@@ -127,7 +127,7 @@ def _private_store_script() -> str:
     return (
         "import sys\n"
         "from index.paths import default_data_dir\n"
-        "from index.state import StateStore\n"
+        "from index.state.store import StateStore\n"
         "store = StateStore.open(default_data_dir())\n"
         "if sys.argv[1] == 'star':\n"
         "    store.star(['aaaaaaaaaaaa'])\n"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
-from index.state import PaperState
+from index.state.store import PaperState
 
 FORMAT_NAME = "papers-state"
 FORMAT_VERSION = 1

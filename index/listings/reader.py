@@ -12,9 +12,9 @@ import stat
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from index import listings_json
+from index.listings import json_records
+from index.listings.textfile import NotText, TextLines
 from index.models import Entry, Listing, Notice, Source
-from index.textfile import NotText, TextLines
 
 LISTING_SUFFIXES = (".txt", ".json", ".jsonl")
 HEADER_MAX_CHARS = 120
@@ -92,9 +92,9 @@ def read_listing(path: Path) -> tuple[Listing | None, list[Notice]]:
     try:
         with TextLines(path) as lines:
             if suffix == ".jsonl":
-                listing = listings_json.read_jsonl(path, lines)
+                listing = json_records.read_jsonl(path, lines)
             elif suffix == ".json":
-                listing = listings_json.read_json(path, lines)
+                listing = json_records.read_json(path, lines)
             else:
                 listing = _read_text(path, lines)
     except NotText as error:

@@ -24,9 +24,9 @@ from whoosh import index as windex
 from whoosh.filedb.filestore import FileStorage
 from whoosh.writing import SegmentWriter
 
-from index import render
 from index.models import Paper
-from index.schema import build_schema, document
+from index.render.abstract import to_plain
+from index.search.schema import build_schema, document
 
 Progress = Callable[[int, int], None]
 
@@ -59,7 +59,7 @@ def build(directory: Path, papers: Sequence[Paper], progress: Progress | None, w
     try:
         done = 0
         for done, paper in enumerate(papers[:split], 1):
-            writer.add_document(**document(paper, render.to_plain(paper.abstract)))
+            writer.add_document(**document(paper, to_plain(paper.abstract)))
             if progress is not None and done % _PROGRESS_EVERY == 0:
                 progress(done + (counter.value if counter is not None else 0), total)
         if child is None:
@@ -97,7 +97,7 @@ def _child_build(directory: Path, papers: Sequence[Paper], counter: Any) -> None
     ix = FileStorage(str(directory)).open_index()
     writer = SegmentWriter(ix, _lk=False, limitmb=LIMIT_MB)
     for done, paper in enumerate(papers, 1):
-        writer.add_document(**document(paper, render.to_plain(paper.abstract)))
+        writer.add_document(**document(paper, to_plain(paper.abstract)))
         if done % _PROGRESS_EVERY == 0:
             counter.value = done
     segment = writer._finalize_segment()
@@ -132,7 +132,7 @@ def upsert(
             writer.delete_by_term("id", paper_id)
         total = len(changed)
         for done, paper in enumerate(changed, 1):
-            fields = document(paper, render.to_plain(paper.abstract))
+            fields = document(paper, to_plain(paper.abstract))
             # add_document for ids the index never had skips update_document's lexicon lookup and delete.
             (writer.add_document if paper.id in new_ids else writer.update_document)(**fields)
             if progress is not None and done % _PROGRESS_EVERY == 0:

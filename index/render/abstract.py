@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import re
 
-from index import islands
-from index.latex_text import argspec, convert
-from index.markup import MARK_STYLE, MARKS, escape_stray_specials, html_to_marks, ligatures, markdown_to_marks
 from index.models import Rendered, Span, SpanStyle
-from index.sanitize import sanitize, strip_controls
+from index.render import latex_spans
+from index.render.latex import argspec, convert
+from index.render.markup import (
+    MARK_STYLE,
+    MARKS,
+    escape_stray_specials,
+    html_to_marks,
+    ligatures,
+    markdown_to_marks,
+)
+from index.render.sanitize import sanitize, strip_controls
 
 __all__ = ["needs_rendering", "render", "sanitize", "to_plain"]
 
@@ -48,11 +55,11 @@ def _render(raw: str) -> Rendered:
     text = html_to_marks(text)
     text = markdown_to_marks(escape_stray_specials(text))
     pieces: list[str] = []
-    for is_latex, piece in islands.split(text, argspec):
+    for is_latex, piece in latex_spans.split(text, argspec):
         if not is_latex:
             pieces.append(ligatures(piece))
         else:
-            pieces.append(islands.literal(piece) or _convert(piece))
+            pieces.append(latex_spans.literal(piece) or _convert(piece))
     return _collect(strip_controls("".join(pieces)))
 
 

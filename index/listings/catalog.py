@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from index import headline, render
-from index.identity import merge
-from index.listings import expand_paths, read_listings
+from index.headline.synthesis import headline
+from index.listings.identity import merge
+from index.listings.reader import expand_paths, read_listings
 from index.models import Catalog, Entry
+from index.render.abstract import to_plain
 
 
 def paper_headline(abstract: str, title: str | None) -> str:
     """A paper's one-line headline: its title when it has one, else one drawn from the rendered abstract."""
-    return headline.headline(render.to_plain(abstract), title)
+    return headline(to_plain(abstract), title)
 
 
 def headline_for(entry: Entry) -> str:

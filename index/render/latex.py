@@ -10,9 +10,9 @@ from typing import Any
 from pylatexenc import latexwalker, macrospec
 from pylatexenc.latex2text import LatexNodes2Text, get_default_latex_context_db
 
-from index.markup import CLOSE, OPEN, ligatures
 from index.models import SpanStyle
-from index.scripts import script
+from index.render.markup import CLOSE, OPEN, ligatures
+from index.render.math_scripts import script
 
 # Tolerant parsing reports every oddity through logging; untrusted abstracts would spray stderr otherwise.
 _log = logging.getLogger("pylatexenc")

@@ -24,15 +24,16 @@ from typing import Any
 from whoosh import collectors
 from whoosh.searching import TimeLimit
 
-from index import index_store, snapshot
 from index.models import Catalog, Paper
-from index.schema import title_text
-from index.search_highlight import matched_terms, snippet
-from index.search_maintain import IndexMaintenance, IndexUnavailable
-from index.search_models import MatchSpan, SearchHit, SearchResult, SimilarHit
-from index.search_query import QUERY_HELP, ParsedQuery, share_expansions
-from index.snapshot import Snapshot
-from index.state import StateLookup
+from index.search import snapshot
+from index.search import store as index_store
+from index.search.highlight import matched_terms, snippet
+from index.search.maintenance import IndexMaintenance, IndexUnavailable
+from index.search.models import MatchSpan, SearchHit, SearchResult, SimilarHit
+from index.search.query import QUERY_HELP, ParsedQuery, share_expansions
+from index.search.schema import title_text
+from index.search.snapshot import Snapshot
+from index.state.store import StateLookup
 
 __all__ = ["QUERY_HELP", "IndexUnavailable", "SearchIndex", "UnknownPaper"]
 

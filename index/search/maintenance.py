@@ -13,13 +13,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Self
 
-from index import index_store, render, search_build, snapshot
-from index.index_store import Manifest, WriterLock
+from index.listings.catalog import load_catalog
+from index.listings.reader import expand_paths
 from index.models import Catalog
-from index.schema import SCHEMA_VERSION, content_hash, stemming_analyzer
-from index.search_highlight import WordTerms
-from index.search_models import UpdateReport
-from index.search_query import QueryParsers
+from index.render.abstract import to_plain
+from index.search import build as whoosh_build
+from index.search import snapshot
+from index.search import store as index_store
+from index.search.highlight import WordTerms
+from index.search.models import UpdateReport
+from index.search.query import QueryParsers
+from index.search.schema import SCHEMA_VERSION, content_hash, stemming_analyzer
+from index.search.store import Manifest, WriterLock
 
 BUILD_WAIT = 600.0
 """How long a process with no index at all waits for another one that is building it."""
@@ -64,7 +69,7 @@ class IndexMaintenance:
         self._docids: list[str] | None = None
         self._id_column: Any = None
         self._cache: OrderedDict[str, tuple[tuple[str, ...], tuple[float, ...], _Terms, bool]] = OrderedDict()
-        self._plain = lru_cache(maxsize=2048)(render.to_plain)
+        self._plain = lru_cache(maxsize=2048)(to_plain)
         self._suggestions: dict[str, str | None] = {}
 
     def _reopen(self) -> None:
@@ -76,7 +81,7 @@ class IndexMaintenance:
         if self._build is None:
             return
         try:
-            self._ix = search_build.open_reader_index(self._build)
+            self._ix = whoosh_build.open_reader_index(self._build)
             self._searcher = self._ix.searcher()
             self._parsers = QueryParsers(self._ix.schema)
         except Exception as error:  # any damage (missing segment, bad TOC, unpickling) means: rebuild
@@ -134,7 +139,7 @@ class IndexMaintenance:
         return "listing files " + ", ".join(parts)
 
     def ensure_current(
-        self, listing_paths: Sequence[Path], progress: search_build.Progress | None = None
+        self, listing_paths: Sequence[Path], progress: whoosh_build.Progress | None = None
     ) -> UpdateReport | None:
         """Bring the index up to date with the listings if needed and possible; first use builds it.
 
@@ -170,22 +175,20 @@ class IndexMaintenance:
             self._reopen()
             if self.staleness(listing_paths) is None:
                 return None
-            from index.catalog import load_catalog
-
             return self._apply(load_catalog(listing_paths), progress, rebuild_reason=None)
 
     # ----- writing ---------------------------------------------------------------------------------------
 
-    def update(self, catalog: Catalog, progress: search_build.Progress | None = None) -> UpdateReport:
+    def update(self, catalog: Catalog, progress: whoosh_build.Progress | None = None) -> UpdateReport:
         """Make the index match `catalog`, re-indexing only papers whose content changed (or rebuilding)."""
         return self._locked_apply(catalog, progress, None)
 
-    def rebuild(self, catalog: Catalog, progress: search_build.Progress | None = None) -> UpdateReport:
+    def rebuild(self, catalog: Catalog, progress: whoosh_build.Progress | None = None) -> UpdateReport:
         """Build a fresh index of `catalog` beside the live one and swap it in atomically."""
         return self._locked_apply(catalog, progress, "rebuild requested")
 
     def _locked_apply(
-        self, catalog: Catalog, progress: search_build.Progress | None, reason: str | None
+        self, catalog: Catalog, progress: whoosh_build.Progress | None, reason: str | None
     ) -> UpdateReport:
         if self.read_only:
             raise IndexUnavailable(f"the index directory {self.index_dir} is not writable")
@@ -199,7 +202,7 @@ class IndexMaintenance:
             return self._apply(catalog, progress, reason)
 
     def _apply(
-        self, catalog: Catalog, progress: search_build.Progress | None, rebuild_reason: str | None
+        self, catalog: Catalog, progress: whoosh_build.Progress | None, rebuild_reason: str | None
     ) -> UpdateReport:
         """Under the lock: a full build when needed (or asked), else one incremental commit."""
         start = time.monotonic()
@@ -210,8 +213,8 @@ class IndexMaintenance:
             if self._broken is not None:
                 self.notices.append(f"{reason}; rebuilding it")
             build = index_store.new_build_dir(self.index_dir)
-            search_build.build(build, catalog.papers, progress, workers=min(2, os.cpu_count() or 1))
-            generation = search_build.open_reader_index(build).latest_generation()
+            whoosh_build.build(build, catalog.papers, progress, workers=min(2, os.cpu_count() or 1))
+            generation = whoosh_build.open_reader_index(build).latest_generation()
             manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
             index_store.write_state(build, manifest, snapshot.encode(catalog), hashes)
             previous = self._build
@@ -227,10 +230,10 @@ class IndexMaintenance:
             changed = [paper for paper in catalog.papers if old.get(paper.id) != hashes[paper.id]]
             new_ids = {paper.id for paper in changed if paper.id not in old}
             if removed or changed:
-                writer_ix = search_build.open_writer_index(self._build)
-                search_build.upsert(writer_ix, changed, new_ids, removed, progress)
+                writer_ix = whoosh_build.open_writer_index(self._build)
+                whoosh_build.upsert(writer_ix, changed, new_ids, removed, progress)
                 writer_ix.close()
-            generation = search_build.open_reader_index(self._build).latest_generation()
+            generation = whoosh_build.open_reader_index(self._build).latest_generation()
             manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
             index_store.write_state(self._build, manifest, snapshot.encode(catalog), hashes)
             counts = (len(new_ids), len(changed) - len(new_ids), len(removed))
@@ -257,8 +260,6 @@ class IndexMaintenance:
 
 
 def _listing_files(listing_paths: Sequence[Path]) -> list[str]:
-    from index.listings import expand_paths
-
     files, _notices = expand_paths(listing_paths)
     return [os.path.abspath(path) for path in files]
 

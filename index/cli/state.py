@@ -9,10 +9,15 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from index import cli_common
+from index.cli import common as cli_common
+from index.cli.catalog import find_paper
+from index.cli.errors import CommandError
+from index.listings.catalog import load_catalog
 from index.models import Catalog, Paper
-from index.state import Applied, StateError, StateStore
-from index.state_transfer import (
+from index.render.abstract import to_plain
+from index.render.sanitize import sanitize
+from index.state.store import Applied, StateError, StateStore
+from index.state.transfer import (
     NOT_LISTED,
     Described,
     ImportFormatError,
@@ -27,16 +32,8 @@ from index.state_transfer import (
 )
 
 
-def _command_error(message: str) -> Exception:
-    from index.cli import CommandError  # late: index.cli imports this module while building its parser
-
-    return CommandError(message)
-
-
 def _catalog(args: argparse.Namespace) -> Catalog:
     """The one place state commands read listings (the lead may swap in a cached facade here)."""
-    from index.catalog import load_catalog
-
     return load_catalog(cli_common.listing_paths(args))
 
 
@@ -45,15 +42,13 @@ def _open_store(args: argparse.Namespace, *, writing: bool) -> StateStore:
     if writing and store.read_only:
         # Only the error: the read-only warning would say the same thing a second time.
         store.close()
-        raise _command_error(f"cannot save stars or read marks: {store.read_only_reason}")
+        raise CommandError(f"cannot save stars or read marks: {store.read_only_reason}")
     cli_common.warn(store.notices)
     return store
 
 
 def _known_papers(args: argparse.Namespace, wanted: Sequence[str]) -> dict[str, Paper]:
     """Resolve every id (or unique prefix, as `papers show` takes) before changing any of them."""
-    from index.cli_catalog import find_paper
-
     catalog = _catalog(args)
     by_id = {paper.id: paper for paper in catalog.papers}
     found: dict[str, Paper] = {}
@@ -65,15 +60,11 @@ def _known_papers(args: argparse.Namespace, wanted: Sequence[str]) -> dict[str, 
 
 def _safe(text: str) -> str:
     """Listing text is untrusted: no escape sequences or controls reach the terminal or an export."""
-    from index.sanitize import sanitize
-
     return sanitize(text)
 
 
 def _describe(paper: Paper, *, sentence: bool = True) -> Described:
     """Display-safe headline, venue and (rendering the abstract, so only when needed) its first sentence."""
-    from index.render import to_plain
-
     venue = _safe(paper.venue) if paper.venue else None
     first = first_sentence(_safe(to_plain(paper.abstract))) if sentence else ""
     return Described(_safe(paper.headline), venue, first, paper.year)
@@ -89,7 +80,7 @@ def _change(
         try:
             applied = act(store, ids)
         except StateError as error:
-            raise _command_error(str(error)) from None
+            raise CommandError(str(error)) from None
         finally:
             store.close()
         changed = set(applied.changed)
@@ -157,9 +148,9 @@ def _read_import(path: Path) -> str:
             return sys.stdin.read()
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise _command_error(f"{path}: not a papers export (not UTF-8 text)") from None
+        raise CommandError(f"{path}: not a papers export (not UTF-8 text)") from None
     except OSError as error:
-        raise _command_error(f"{path}: cannot read ({error.strerror or error})") from None
+        raise CommandError(f"{path}: cannot read ({error.strerror or error})") from None
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -167,12 +158,12 @@ def _import(args: argparse.Namespace) -> int:
     try:
         records = parse_export(_read_import(path))
     except ImportFormatError as error:
-        raise _command_error(f"{path}: {error}; nothing was imported") from None
+        raise CommandError(f"{path}: {error}; nothing was imported") from None
     store = _open_store(args, writing=True)
     try:
         applied = store.merge(records, f"import {path.name}")
     except StateError as error:
-        raise _command_error(str(error)) from None
+        raise CommandError(str(error)) from None
     finally:
         store.close()
     noun = "paper" if len(records) == 1 else "papers"

@@ -12,16 +12,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from index import __version__
-
-EXIT_OK = 0
-EXIT_FAILURE = 1
-EXIT_USAGE = 2
+from index.cli import catalog as cli_catalog
+from index.cli import search as cli_search
+from index.cli import state as cli_state
+from index.cli.errors import EXIT_FAILURE, EXIT_OK, CommandError
 
 Handler = Callable[[argparse.Namespace], int]
-
-
-class CommandError(Exception):
-    """A user-facing failure: its message is printed as one line and the exit code is 1."""
 
 
 def _add_common_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
@@ -56,8 +52,6 @@ def _add_common_options(parser: argparse.ArgumentParser, *, suppress: bool) -> N
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from index import cli_catalog, cli_search, cli_state
-
     parser = argparse.ArgumentParser(
         prog="papers",
         description="A keyboard-driven terminal reader for ML conference paper listings. "
@@ -101,11 +95,3 @@ def main(argv: Sequence[str] | None = None, reader: Handler | None = None) -> in
         # `papers list | head` closes the pipe early; that is not an error worth a traceback.
         sys.stderr.close()
         return EXIT_OK
-
-
-if __name__ == "__main__":
-    # Under `python -m index.cli` this file runs as `__main__`, a second copy beside the `index.cli` that
-    # subcommand modules import CommandError from; run that copy so its `except CommandError` matches.
-    from index.cli import main as _main
-
-    sys.exit(_main())

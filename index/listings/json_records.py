@@ -9,8 +9,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from index.listings.textfile import NotText, TextLines
 from index.models import Entry, Listing, ListingFormat, Notice, Source
-from index.textfile import NotText, TextLines
 
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 # "A; B", "A, B, and C", "A and B": the separators exports use between author names.

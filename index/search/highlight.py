@@ -11,8 +11,8 @@ from typing import Any
 
 from whoosh import query as wq
 
-from index.schema import WORD_RE
-from index.search_models import MatchSpan, Snippet
+from index.search.models import MatchSpan, Snippet
+from index.search.schema import WORD_RE
 
 SNIPPET_CHARS = 160
 _CONTEXT_BEFORE = 40

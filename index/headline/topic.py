@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from index.headline_fit import JUNK, PARENTHESES, capitalize
+from index.headline.fit import JUNK, PARENTHESES, capitalize
 
 # A gist made only of these words ("a more general theoretical framework") says how, not what about.
 _GENERIC = frozenset(

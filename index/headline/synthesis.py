@@ -5,9 +5,9 @@ from __future__ import annotations
 import bisect
 import re
 
-from index.headline_fit import JUNK, UNTITLED, capitalize, condense, fit, without_claimant
-from index.headline_topic import about, expansion_of, is_generic, topic
-from index.sanitize import sanitize
+from index.headline.fit import JUNK, UNTITLED, capitalize, condense, fit, without_claimant
+from index.headline.topic import about, expansion_of, is_generic, topic
+from index.render.sanitize import sanitize
 
 # Contributions sit in the first few sentences; scanning a bounded prefix keeps a 25 KB abstract (or one
 # unbroken 25 KB token) as cheap as a normal one, and every repeat below is bounded for the same reason.

@@ -9,18 +9,15 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from index import cli_common, index_store
-from index.search import IndexUnavailable, SearchIndex, UnknownPaper
-from index.search_models import MatchSpan, SearchHit, UpdateReport
-from index.state import StateStore
+from index.cli import common as cli_common
+from index.cli.errors import CommandError
+from index.listings.catalog import load_catalog
+from index.search import store as index_store
+from index.search.index import IndexUnavailable, SearchIndex, UnknownPaper
+from index.search.models import MatchSpan, SearchHit, UpdateReport
+from index.state.store import StateStore
 
 _BOLD, _RESET = "\x1b[1m", "\x1b[0m"
-
-
-def _command_error(message: str) -> Exception:
-    from index.cli import CommandError  # late: index.cli imports this module while building its parser
-
-    return CommandError(message)
 
 
 @contextmanager
@@ -56,7 +53,7 @@ def open_index(args: argparse.Namespace, *, refresh: bool = True) -> SearchIndex
             with _progress_bar("indexing") as progress:
                 index.ensure_current(cli_common.listing_paths(args), progress)
     except IndexUnavailable as error:
-        raise _command_error(str(error)) from None
+        raise CommandError(str(error)) from None
     finally:
         cli_common.warn(index.take_notices())
     return index
@@ -81,13 +78,9 @@ def _index(args: argparse.Namespace) -> int:
     index = SearchIndex.open(cli_common.index_dir(args))
     try:
         if index.read_only:
-            raise _command_error(
-                f"the index directory {index.index_dir} is not writable; use --index-dir DIR"
-            )
+            raise CommandError(f"the index directory {index.index_dir} is not writable; use --index-dir DIR")
         with _progress_bar("indexing") as progress:
             if args.rebuild:
-                from index.catalog import load_catalog
-
                 catalog = load_catalog(cli_common.listing_paths(args))
                 cli_common.warn(catalog.notices)
                 report: UpdateReport | None = index.rebuild(catalog, progress)
@@ -107,7 +100,7 @@ def _index(args: argparse.Namespace) -> int:
         else:
             print(_describe(report))
     except IndexUnavailable as error:
-        raise _command_error(str(error)) from None
+        raise CommandError(str(error)) from None
     finally:
         index.close()
     return 0
@@ -153,7 +146,7 @@ def _search(args: argparse.Namespace) -> int:
     try:
         return _search_with(args, index, store)
     except IndexUnavailable as error:
-        raise _command_error(str(error)) from None
+        raise CommandError(str(error)) from None
     finally:
         store.close()
         index.close()
@@ -186,13 +179,13 @@ def _similar(args: argparse.Namespace) -> int:
     try:
         paper_id = index.resolve_id(args.id)
         if paper_id is None:
-            raise _command_error(f"no paper with id {args.id!r}; see `papers list` or `papers search`")
+            raise CommandError(f"no paper with id {args.id!r}; see `papers list` or `papers search`")
         try:
             hits = index.similar(paper_id, limit=args.limit)
         except UnknownPaper:
-            raise _command_error(f"paper {args.id} is not in the index; run `papers index`") from None
+            raise CommandError(f"paper {args.id} is not in the index; run `papers index`") from None
         except IndexUnavailable as error:
-            raise _command_error(str(error)) from None
+            raise CommandError(str(error)) from None
         if args.json:
             rows = [
                 {

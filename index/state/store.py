@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from index.models import Notice
-from index.state_changes import (
+from index.state.changes import (
     UNDO_DEPTH,
     Change,
     Field,
@@ -30,7 +30,7 @@ from index.state_changes import (
     stored,
     to_float,
 )
-from index.state_db import error_code, open_database
+from index.state.db import error_code, open_database
 
 __all__ = [
     "UNDO_DEPTH",

@@ -13,10 +13,11 @@ import textwrap
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from index import cli_common
-from index.catalog import headline_for, load_catalog, no_headline, paper_headline
+from index.cli import common as cli_common
+from index.cli.errors import CommandError
+from index.listings.catalog import headline_for, load_catalog, no_headline, paper_headline
 from index.models import Catalog, Entry, Paper, Source
-from index.render import sanitize, to_plain
+from index.render.abstract import sanitize, to_plain
 
 MIN_PREFIX = 4
 WRAP_MIN, WRAP_MAX = 40, 100
@@ -77,8 +78,6 @@ def _load(
     catalog = load_catalog(cli_common.listing_paths(args), headlines)
     cli_common.warn(sanitize(str(notice)) for notice in catalog.notices)
     if required and not catalog.listings:
-        from index.cli import CommandError  # late: index.cli imports this module while building its parser
-
         raise CommandError("no listing files could be read; check --listings / PAPERS_LISTINGS")
     return catalog
 
@@ -177,7 +176,6 @@ def find_paper(catalog: Catalog, wanted: str) -> Paper:
     Raises:
         CommandError: no paper matches, or the prefix matches several (their ids are named).
     """
-    from index.cli import CommandError  # late: index.cli imports this module while building its parser
 
     key = wanted.strip().lower()
     shown = sanitize(wanted)

@@ -1,0 +1,1 @@
+"""One-line headlines for papers that have no title."""

@@ -1,0 +1,1 @@
+"""Reading listing files (plain text and JSON/JSONL) into papers with stable ids."""

@@ -1,0 +1,1 @@
+"""Abstracts' LaTeX, markdown and HTML to display-safe text with style spans."""

@@ -1,0 +1,1 @@
+"""The Whoosh index: schema, queries, highlights, build, the stored snapshot and the directory."""

@@ -1,0 +1,1 @@
+"""The per-user store of stars, read marks and session memory (SQLite)."""
