@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -12,15 +11,15 @@ from textual.actions import SkipAction
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Container
-from textual.timer import Timer
+from textual.screen import Screen
 from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from tui import keys
 from tui.screens import results
 from tui.screens.help import HelpScreen
-from tui.screens.index_build import IndexBuilding
-from tui.screens.marking import MarkingActions
+from tui.screens.index_build import IndexBuilder
+from tui.screens.marking import Marking
 from tui.text import one_line, venue_year
 from tui.typeahead import TypeAheadApp
 from tui.widgets.paper_detail import PaperDetail, PaperView
@@ -32,8 +31,12 @@ if TYPE_CHECKING:
     from index.library import Library
 
 
-class BrowseScreen(MarkingActions, IndexBuilding):
-    """Receives the widgets' messages, asks the library, and pushes the answers down into the widgets."""
+class BrowseScreen(Screen[None]):
+    """Receives the widgets' messages, asks the library, and pushes the answers down into the widgets.
+
+    Stars and read marks are handled by its `Marking` helper, the background index build by its
+    `IndexBuilder`; the keys stay bound here (users remap them by id) and the actions hand over to them.
+    """
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Textual declares it so)
 
@@ -64,7 +67,10 @@ class BrowseScreen(MarkingActions, IndexBuilding):
         super().__init__()
         self.library = library
         self.debounce = debounce
-        self.mark_read_delay = mark_read_delay
+        self.marking = Marking(
+            self, library, lambda: self.paper_list, self._marks_changed, mark_read_delay=mark_read_delay
+        )
+        self.indexing = IndexBuilder(self, library, on_progress=self._on_progress, on_ready=self.run_search)
         self.query_text = ""
         self.filter = "all"
         self.order = "relevance"
@@ -72,12 +78,8 @@ class BrowseScreen(MarkingActions, IndexBuilding):
         self.outcome = results.Outcome("", "all", [])
         self._serial = 0
         self._applied = 0
-        self._read_timer: Timer | None = None
-        self._progress = ""
         self._restore_id: str | None = None
         self._current: str | None = None
-        self._starred: frozenset[str] = frozenset()
-        self._read: frozenset[str] = frozenset()
 
     # ---- composition and start-up -------------------------------------------------------------------------
 
@@ -103,7 +105,7 @@ class BrowseScreen(MarkingActions, IndexBuilding):
 
     def on_mount(self) -> None:
         library = self.library
-        self._reload_marks()
+        self.marking.reload()
         self.paper_list.show_where = library.spans_several_listings
         self.query_text, self.filter, self.order, self._restore_id = results.restore_view(library)
         self.search_bar.set_value(self.query_text)
@@ -114,8 +116,7 @@ class BrowseScreen(MarkingActions, IndexBuilding):
         for notice in library.notices:
             self.notify(one_line(notice), severity="warning", timeout=10, markup=False)
         if not library.index_ready:
-            self._progress = "indexing…"
-            self._build_index()
+            self.indexing.start()
         self._refresh_status()
         if self.query_text or self.filter != "all" or self.order != "relevance":
             self.run_search()
@@ -126,15 +127,12 @@ class BrowseScreen(MarkingActions, IndexBuilding):
     def save_session(self) -> None:
         results.save_view(self.library, self.query_text, self.filter, self.order, self._current)
 
-    # ---- index build (the worker lives in IndexBuilding) -------------------------------------------------
+    # ---- index build (the worker lives in IndexBuilder) ---------------------------------------------------
 
     def _on_progress(self) -> None:
         self._refresh_status()
         if self.outcome.waiting:
-            self.search_bar.set_note(results.note(self.outcome, self._progress))
-
-    def _on_index_ready(self) -> None:
-        self.run_search()
+            self.search_bar.set_note(results.note(self.outcome, self.indexing.progress))
 
     # ---- searching -----------------------------------------------------------------------------------------
 
@@ -172,7 +170,7 @@ class BrowseScreen(MarkingActions, IndexBuilding):
             select = outcome.ids[0]  # a new query shows its best hit; a filter or sort keeps the paper
         self.paper_list.empty_message = results.empty_message(outcome)
         self.paper_list.set_ids(outcome.ids, select=select)
-        self.search_bar.set_note(results.note(outcome, self._progress))
+        self.search_bar.set_note(results.note(outcome, self.indexing.progress))
         self._refresh_status()
 
     # ---- widget messages -----------------------------------------------------------------------------------
@@ -199,30 +197,16 @@ class BrowseScreen(MarkingActions, IndexBuilding):
     def _highlighted(self, event: PaperList.Highlighted) -> None:
         self._current = event.paper_id if event.paper_id is not None else self._current
         self._show_detail(event.paper_id)
-        if self._read_timer is not None:
-            self._read_timer.stop()
-            self._read_timer = None
-        if event.paper_id is not None and self.mark_read_delay > 0 and event.paper_id not in self._read:
-            self._read_timer = self.set_timer(self.mark_read_delay, partial(self._dwelt, event.paper_id))
-
-    def _dwelt(self, paper_id: str) -> None:
-        self._read_timer = None
-        if self.paper_list.selected_id == paper_id:
-            self._mark_read(paper_id)
+        self.marking.dwell(event.paper_id)
 
     @on(PaperList.Opened)
     def _opened(self, event: PaperList.Opened) -> None:
-        self._mark_read(event.paper_id)
+        self.marking.mark_read(event.paper_id)
         self.set_focus(self.detail)
 
     @on(PaperDetail.Back)
     def _back(self) -> None:
         self.set_focus(self.paper_list)
-
-    def _mark_read(self, paper_id: str) -> None:
-        if not self.library.is_read(paper_id):
-            self.library.mark_read([paper_id])
-            self._marks_changed()
 
     def _show_detail(self, paper_id: str | None, *, keep_scroll: bool = False) -> None:
         if paper_id is None:
@@ -234,19 +218,13 @@ class BrowseScreen(MarkingActions, IndexBuilding):
             paper=library.paper(paper_id),
             rendered=library.rendered(paper_id),
             matches=library.matches(paper_id, query) if query.strip() else (),
-            starred=paper_id in self._starred,
-            read=paper_id in self._read,
+            starred=paper_id in self.marking.starred,
+            read=paper_id in self.marking.read,
         )
         self.detail.show(view, keep_scroll=keep_scroll)
 
-    def _reload_marks(self) -> None:
-        """Rows are drawn from these sets: one query per change instead of two per visible row per frame."""
-        self._starred = self.library.starred_ids()
-        self._read = self.library.read_ids()
-
     def _marks_changed(self) -> None:
         """Stars or read marks changed: redraw rows, the open paper and the counts; the list is not re-run."""
-        self._reload_marks()
         self.paper_list.refresh()
         self._show_detail(self.paper_list.selected_id, keep_scroll=True)
         self._refresh_status()
@@ -262,7 +240,7 @@ class BrowseScreen(MarkingActions, IndexBuilding):
             query=self.outcome.query,
             shown=len(self.paper_list.ids),
             mode=mode,
-            progress=self._progress,
+            progress=self.indexing.progress,
         )
         self.query_one(StatusLine).show(status)
 
@@ -270,7 +248,8 @@ class BrowseScreen(MarkingActions, IndexBuilding):
         library = self.library
         paper = library.paper(paper_id)
         where = venue_year(paper.venue, paper.year)
-        return Row(paper_id in self._starred, paper_id not in self._read, paper.headline, where)
+        marks = self.marking
+        return Row(paper_id in marks.starred, paper_id not in marks.read, paper.headline, where)
 
     # ---- actions -------------------------------------------------------------------------------------------
 
@@ -294,6 +273,24 @@ class BrowseScreen(MarkingActions, IndexBuilding):
         else:
             self.set_focus(self.paper_list)
 
+    def action_toggle_star(self) -> None:
+        self.marking.toggle_star()
+
+    def action_toggle_read(self) -> None:
+        self.marking.toggle_read()
+
+    def action_mark_all_read(self) -> None:
+        self.marking.mark_all_read()
+
+    def action_undo(self) -> None:
+        self.marking.undo()
+
+    def action_next_unread(self) -> None:
+        self.marking.step_unread(1)
+
+    def action_previous_unread(self) -> None:
+        self.marking.step_unread(-1)
+
     def action_filter(self, name: str) -> None:
         self.filter = name
         self._after_view_change()
@@ -310,7 +307,7 @@ class BrowseScreen(MarkingActions, IndexBuilding):
         self._refresh_status()
 
     def action_more_like_this(self) -> None:
-        if (paper_id := self._selected()) is None:
+        if (paper_id := self.marking.selected()) is None:
             return
         if not self.library.index_ready:
             self.notify("More like this needs the search index; it is still being built.", severity="warning")
@@ -334,7 +331,7 @@ class BrowseScreen(MarkingActions, IndexBuilding):
         self._refresh_status()
 
     def action_copy(self) -> None:
-        if (paper_id := self._selected()) is None:
+        if (paper_id := self.marking.selected()) is None:
             return
         paper = self.library.paper(paper_id)
         parts = [paper.title or paper.headline, venue_year(paper.venue, paper.year), f"id: {paper.id}"]

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from tui.keys import Section
+from tui.scrolling import scroll_at_once
 from tui.text import literal
 
 
@@ -54,5 +55,4 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
     def action_scroll(self, how: str) -> None:
-        body = self.query_one("#help-body", VerticalScroll)
-        getattr(body, f"scroll_{how}")(animate=False)
+        scroll_at_once(self.query_one("#help-body", VerticalScroll), how)

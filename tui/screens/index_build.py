@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from textual import work
-from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from tui.text import one_line
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from index.library import Library
 
 
@@ -19,18 +20,41 @@ class BuildCancelled(Exception):
     """Raised from the progress callback to stop an index build when the reader quits."""
 
 
-class IndexBuilding(Screen[None]):
-    """Runs `Library.build_index` in a thread so the first screen never waits for the index.
+class IndexBuilder:
+    """Runs `Library.build_index` in a thread worker of `host`, so the first screen never waits for the index.
 
-    Subclasses provide the library and react through `_show_progress`, `_index_done` and `_index_failed`.
+    Args:
+        host: the screen that owns the worker (Textual cancels it when the screen goes) and shows notices.
+        library: the library whose index is built.
+        on_progress: called on the UI thread whenever `progress` changes.
+        on_ready: called on the UI thread once the index is built and search works.
     """
 
-    library: Library
-    _progress: str
+    def __init__(
+        self,
+        host: Widget,
+        library: Library,
+        *,
+        on_progress: Callable[[], None],
+        on_ready: Callable[[], None],
+    ) -> None:
+        self._host = host
+        self._library = library
+        self._on_progress = on_progress
+        self._on_ready = on_ready
+        self.progress = ""
+        """One short phrase for the status line: "indexing 120/5000", "search unavailable", or empty."""
 
-    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
-    def _build_index(self) -> None:
+    def start(self) -> None:
+        self.progress = "indexing…"
+        self._host.run_worker(
+            self._build, name="index build", group="index", exclusive=True, thread=True, exit_on_error=False
+        )
+
+    def _build(self) -> None:
+        """The worker, in its own thread: it reaches the UI only through `call_from_thread`."""
         worker = get_current_worker()
+        app = self._host.app
         last = 0.0
 
         def progress(done: int, total: int) -> None:
@@ -40,36 +64,30 @@ class IndexBuilding(Screen[None]):
             now = time.monotonic()
             if now - last >= 0.2 or done >= total:
                 last = now
-                self.app.call_from_thread(self._show_progress, done, total)
+                app.call_from_thread(self._show_progress, done, total)
 
         try:
-            summary = self.library.build_index(progress)
+            summary = self._library.build_index(progress)
         except BuildCancelled:
             return
         except Exception as error:  # one line for the user, never a traceback in the UI
             if not worker.is_cancelled:
-                self.app.call_from_thread(self._index_failed, f"{type(error).__name__}: {error}")
+                app.call_from_thread(self._failed, f"{type(error).__name__}: {error}")
             return
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._index_done, summary)
+            app.call_from_thread(self._done, summary)
 
     def _show_progress(self, done: int, total: int) -> None:
-        self._progress = f"indexing {done}/{total}"
+        self.progress = f"indexing {done}/{total}"
         self._on_progress()
 
-    def _index_failed(self, message: str) -> None:
-        self._progress = "search unavailable"
+    def _failed(self, message: str) -> None:
+        self.progress = "search unavailable"
         self._on_progress()
-        self.notify(f"Index build failed: {one_line(message)}", severity="error", timeout=15, markup=False)
+        message = f"Index build failed: {one_line(message)}"
+        self._host.notify(message, severity="error", timeout=15, markup=False)
 
-    def _index_done(self, summary: str) -> None:
-        self._progress = ""
-        self.notify(one_line(summary), title="Index ready", markup=False)
-        self._on_index_ready()
-
-    def _on_progress(self) -> None:
-        """Show `_progress` (the status line, and the search note while a search waits for the index)."""
-        raise NotImplementedError
-
-    def _on_index_ready(self) -> None:
-        raise NotImplementedError
+    def _done(self, summary: str) -> None:
+        self.progress = ""
+        self._host.notify(one_line(summary), title="Index ready", markup=False)
+        self._on_ready()

@@ -1,92 +1,140 @@
-"""The browse screen's marking keys: star, read, mark all shown read, undo, next/previous unread.
+"""Stars and read marks as the browse screen shows and changes them: keys, dwell timer, cached sets.
 
-A mixin so the screen module stays about composition and data flow; the keys themselves are bound on
-`BrowseScreen.BINDINGS`, where users remap them by id.
+A helper object the screen owns; the keys themselves stay bound on `BrowseScreen.BINDINGS`, where users remap
+them by id, and its `action_*` methods hand over to this.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
-
-from textual.screen import Screen
 
 from tui.screens.confirm import ConfirmScreen
 
 if TYPE_CHECKING:
     from textual.timer import Timer
+    from textual.widget import Widget
 
     from index.library import Library
     from tui.widgets.paper_list import PaperList
 
 
-class MarkingActions(Screen[None]):
-    """Actions that change stars and read marks; each ends in `_marks_changed` so every pane redraws."""
+class Marking:
+    """Changes stars and read marks; after each change it reloads `starred`/`read` and calls `changed`.
 
-    library: Library
-    _read: frozenset[str]
-    _read_timer: Timer | None
+    Args:
+        host: the screen it works for: notifications, the dwell timer and the confirm dialog go through it.
+        library: where the marks are stored.
+        paper_list: the list whose selected and shown papers the keys act on (looked up when needed, since
+            the host composes it after creating this).
+        changed: redraws what shows the marks (rows, the open paper, the counts); the list is not re-run.
+        mark_read_delay: seconds a paper must stay selected to count as read; 0 turns that off.
+    """
 
-    @property
-    def paper_list(self) -> PaperList:
-        raise NotImplementedError
+    def __init__(
+        self,
+        host: Widget,
+        library: Library,
+        paper_list: Callable[[], PaperList],
+        changed: Callable[[], None],
+        *,
+        mark_read_delay: float,
+    ) -> None:
+        self._host = host
+        self._library = library
+        self._paper_list = paper_list
+        self._changed = changed
+        self._mark_read_delay = mark_read_delay
+        self._dwell_timer: Timer | None = None
+        self.starred: frozenset[str] = frozenset()
+        self.read: frozenset[str] = frozenset()
 
-    def _marks_changed(self) -> None:
-        raise NotImplementedError
+    def reload(self) -> None:
+        """Rows are drawn from these sets: one query per change instead of two per visible row per frame."""
+        self.starred = self._library.starred_ids()
+        self.read = self._library.read_ids()
 
-    def _selected(self) -> str | None:
-        paper_id = self.paper_list.selected_id
+    def _after_change(self) -> None:
+        self.reload()
+        self._changed()
+
+    def selected(self) -> str | None:
+        """The selected paper's id, or None after telling the user that no paper is selected."""
+        paper_id = self._paper_list().selected_id
         if paper_id is None:
-            self.notify("No paper selected.", severity="warning")
+            self._host.notify("No paper selected.", severity="warning")
         return paper_id
 
-    def action_toggle_star(self) -> None:
-        if (paper_id := self._selected()) is not None:
-            starred = self.library.toggle_star(paper_id)
-            self.notify("Starred." if starred else "Unstarred.", timeout=2)
-            self._marks_changed()
+    # ---- read by looking -----------------------------------------------------------------------------------
 
-    def action_toggle_read(self) -> None:
-        if (paper_id := self._selected()) is not None:
-            if self._read_timer is not None:
-                self._read_timer.stop()  # the user decided; the dwell timer must not override them
-                self._read_timer = None
-            read = self.library.toggle_read(paper_id)
-            self.notify("Marked read." if read else "Marked unread.", timeout=2)
-            self._marks_changed()
+    def dwell(self, paper_id: str | None) -> None:
+        """A paper was selected: it counts as read once it has stayed selected for `mark_read_delay`."""
+        self._stop_dwell()
+        if paper_id is not None and self._mark_read_delay > 0 and paper_id not in self.read:
+            self._dwell_timer = self._host.set_timer(self._mark_read_delay, partial(self._dwelt, paper_id))
 
-    def action_mark_all_read(self) -> None:
-        ids = list(self.paper_list.ids)
+    def _stop_dwell(self) -> None:
+        if self._dwell_timer is not None:
+            self._dwell_timer.stop()
+            self._dwell_timer = None
+
+    def _dwelt(self, paper_id: str) -> None:
+        self._dwell_timer = None
+        if self._paper_list().selected_id == paper_id:
+            self.mark_read(paper_id)
+
+    def mark_read(self, paper_id: str) -> None:
+        """Mark one paper read (opened or dwelt on) unless it already is."""
+        if not self._library.is_read(paper_id):
+            self._library.mark_read([paper_id])
+            self._after_change()
+
+    # ---- keys ----------------------------------------------------------------------------------------------
+
+    def toggle_star(self) -> None:
+        if (paper_id := self.selected()) is not None:
+            starred = self._library.toggle_star(paper_id)
+            self._host.notify("Starred." if starred else "Unstarred.", timeout=2)
+            self._after_change()
+
+    def toggle_read(self) -> None:
+        if (paper_id := self.selected()) is not None:
+            self._stop_dwell()  # the user decided; the dwell timer must not override them
+            read = self._library.toggle_read(paper_id)
+            self._host.notify("Marked read." if read else "Marked unread.", timeout=2)
+            self._after_change()
+
+    def mark_all_read(self) -> None:
+        """Ask first, then mark every shown paper read in one undoable step."""
+        ids = list(self._paper_list().ids)
         if not ids:
             return
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.library.mark_read(ids)
-                self.notify(f"Marked {len(ids)} papers read (u undoes).", timeout=3)
-                self._marks_changed()
+                self._library.mark_read(ids)
+                self._host.notify(f"Marked {len(ids)} papers read (u undoes).", timeout=3)
+                self._after_change()
 
-        self.app.push_screen(ConfirmScreen(f"Mark all {len(ids)} shown papers as read?"), answered)
+        self._host.app.push_screen(ConfirmScreen(f"Mark all {len(ids)} shown papers as read?"), answered)
 
-    def action_undo(self) -> None:
-        undone = self.library.undo()
+    def undo(self) -> None:
+        undone = self._library.undo()
         if undone is None:
-            self.notify("Nothing to undo.", timeout=2)
+            self._host.notify("Nothing to undo.", timeout=2)
             return
-        self.notify(f"Undone ({len(undone)} paper{'s' if len(undone) != 1 else ''}).", timeout=2)
-        self._marks_changed()
+        self._host.notify(f"Undone ({len(undone)} paper{'s' if len(undone) != 1 else ''}).", timeout=2)
+        self._after_change()
 
-    def _step_unread(self, step: int) -> None:
-        ids = self.paper_list.ids
-        index = self.paper_list.cursor + step
+    def step_unread(self, step: int) -> None:
+        """Move the cursor to the next unread paper below (`step` 1) or above (-1) it."""
+        paper_list = self._paper_list()
+        ids = paper_list.ids
+        index = paper_list.cursor + step
         while 0 <= index < len(ids):
-            if ids[index] not in self._read:
-                self.paper_list.cursor = index
+            if ids[index] not in self.read:
+                paper_list.cursor = index
                 return
             index += step
-        self.notify("No more unread papers " + ("below." if step > 0 else "above."), timeout=2)
-
-    def action_next_unread(self) -> None:
-        self._step_unread(1)
-
-    def action_previous_unread(self) -> None:
-        self._step_unread(-1)
+        self._host.notify("No more unread papers " + ("below." if step > 0 else "above."), timeout=2)

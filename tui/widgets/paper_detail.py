@@ -15,6 +15,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from index.models import Paper, Rendered
+from tui.scrolling import scroll_at_once
 from tui.text import literal, one_line, venue_year
 
 # Rendered span styles as Rich styles; chosen so they still read on 16-colour and NO_COLOR terminals
@@ -87,13 +88,13 @@ class PaperDetail(VerticalScroll, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h,backspace", "back", "Back to list", id="detail.back"),
-        Binding("space", "page_down", "Page", id="detail.page"),
-        Binding("down,j", "scroll_down", "Scroll down", show=False, id="detail.down"),
-        Binding("up,k", "scroll_up", "Scroll up", show=False, id="detail.up"),
-        Binding("home,g", "scroll_home", "Top", show=False, id="detail.top"),
-        Binding("end,G", "scroll_end", "Bottom", show=False, id="detail.bottom"),
-        Binding("pagedown,ctrl+d", "page_down", "Page down", show=False, id="detail.page_down"),
-        Binding("pageup,ctrl+u", "page_up", "Page up", show=False, id="detail.page_up"),
+        Binding("space", "scroll('page_down')", "Page", id="detail.page"),
+        Binding("down,j", "scroll('down')", "Scroll down", show=False, id="detail.down"),
+        Binding("up,k", "scroll('up')", "Scroll up", show=False, id="detail.up"),
+        Binding("home,g", "scroll('home')", "Top", show=False, id="detail.top"),
+        Binding("end,G", "scroll('end')", "Bottom", show=False, id="detail.bottom"),
+        Binding("pagedown,ctrl+d", "scroll('page_down')", "Page down", show=False, id="detail.page_down"),
+        Binding("pageup,ctrl+u", "scroll('page_up')", "Page up", show=False, id="detail.page_up"),
     ]
 
     class Back(Message):
@@ -114,20 +115,5 @@ class PaperDetail(VerticalScroll, can_focus=True):
     def action_back(self) -> None:
         self.post_message(self.Back())
 
-    def action_scroll_home(self) -> None:
-        self.scroll_home(animate=False)
-
-    def action_scroll_end(self) -> None:
-        self.scroll_end(animate=False)
-
-    def action_page_down(self) -> None:
-        self.scroll_page_down(animate=False)
-
-    def action_page_up(self) -> None:
-        self.scroll_page_up(animate=False)
-
-    def action_scroll_down(self) -> None:
-        self.scroll_down(animate=False)
-
-    def action_scroll_up(self) -> None:
-        self.scroll_up(animate=False)
+    def action_scroll(self, how: str) -> None:
+        scroll_at_once(self, how)
