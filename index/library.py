@@ -1,92 +1,56 @@
-"""The facade the reader calls: listings, the search index and the user's state behind one small object.
+"""The facade the reader and the command line call: listings, the search index and the user's state together.
 
-It exists so the UI never decides anything about storage or freshness: it asks for papers, searches and
-toggles, and this module picks the fast path (a current index's snapshot, no listing parsed) or the slow one
-(parse the listings now, build the index when the UI runs `build_index` in a worker).
+It exists so no UI decides anything about storage or freshness: they ask for papers, views and changes, and
+this module picks the fast path (a current index's snapshot, no listing parsed) or the slow one (parse the
+listings now, build the index when the UI runs `build_index` in a worker).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, overload
+from typing import Any
 
+from index import views
 from index.config import Config, load_config, resolve_data_dir, resolve_index_dir, resolve_listings
-from index.listings.catalog import load_catalog, no_headline, paper_headline
-from index.models import Catalog, Paper, Rendered
+from index.listings.catalog import headline_for, headlines_on_demand, load_catalog, no_headline
+from index.models import Catalog, Entry, Paper, Rendered
 from index.render.abstract import render
+from index.search import store as index_store
 from index.search.index import QUERY_HELP, IndexUnavailable, SearchIndex
-from index.search.models import SearchResult, SimilarHit
+from index.search.models import SimilarHit, UpdateReport
 from index.search.snapshot import Snapshot
-from index.state.store import StateReadOnlyError, StateStore
+from index.state.store import Applied, PaperState, StateReadOnlyError, StateStore
+from index.views import View
 
 Progress = Callable[[int, int], None]
 
-__all__ = ["Library", "StateReadOnlyError"]
-
-
-class LazyPapers(Sequence[Paper]):
-    """Papers whose headlines are made on first access.
-
-    Synthesizing 56k headlines takes tens of seconds, but a virtual list only ever shows a screenful, so
-    when the listings had to be parsed (no current index) the first screen must not wait for all of them.
-    """
-
-    def __init__(self, papers: Sequence[Paper]) -> None:
-        self._papers = list(papers)
-
-    def __len__(self) -> int:
-        return len(self._papers)
-
-    @overload
-    def __getitem__(self, index: int) -> Paper: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Paper]: ...
-    def __getitem__(self, index: int | slice) -> Paper | Sequence[Paper]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self._papers)))]
-        paper = self._papers[index]
-        if not paper.headline:
-            paper = _with_headline(paper)
-            self._papers[index] = paper
-        return paper
-
-    def __iter__(self) -> Iterator[Paper]:
-        for i in range(len(self._papers)):
-            yield self[i]
-
-
-def _with_headline(paper: Paper) -> Paper:
-    from dataclasses import replace
-
-    return replace(paper, headline=paper_headline(paper.abstract, paper.title))
+__all__ = ["Library", "StateReadOnlyError", "View"]
 
 
 class Library:
-    """One user's view of one set of listings: papers in listing order, search, stars and read marks."""
+    """One user's view of one set of listings: papers in listing order, search, stars and read marks.
+
+    The index and the state store open on first use, so a command that only prints listings touches
+    neither; `Library.open` (the reader) opens both and takes the papers from a current index at once.
+    """
 
     def __init__(
-        self,
-        listing_paths: Sequence[Path],
-        index: SearchIndex,
-        state: StateStore,
-        papers: Catalog | Snapshot,
-        *,
-        index_ready: bool,
-        notices: Sequence[str],
-        config: Config,
+        self, listing_paths: Sequence[Path], index_dir: Path, data_dir: Path, *, config: Config
     ) -> None:
         self.listing_paths = list(listing_paths)
-        self.index = index
-        self.state = state
+        self.index_dir = index_dir
+        self.data_dir = data_dir
         self.config = config
-        self.notices: list[str] = list(notices)
+        self.notices: list[str] = []
         self.query_help = QUERY_HELP
+        self.index_ready = False
+        self._index: SearchIndex | None = None
+        self._state: StateStore | None = None
         self._lock = threading.Lock()
-        self._set_papers(papers, lazy=not index_ready)
-        self.index_ready = index_ready
+        self._set_papers(Catalog((), ()), lazy=False)
 
     # ---- opening ------------------------------------------------------------------------------------------
 
@@ -99,21 +63,30 @@ class Library:
         *,
         config: Config | None = None,
     ) -> Library:
-        """Open quickly: a current index gives the papers without reading a listing; never builds the index.
+        """Open for the reader, quickly: a current index gives the papers without reading a listing; never
+        builds the index.
 
         Args:
             listings: files or directories; None means `$PAPERS_LISTINGS`, the config, else the bundled seeds.
             index_dir: None means `$PAPERS_INDEX_DIR`, the config, else the user cache dir.
             data_dir: None means `$PAPERS_DATA_DIR`, the config, else the user data dir.
-            config: the merged config files (read here when not given).
+            config: the merged config files (read here when not given); its warnings join `notices`.
         """
         config = config if config is not None else load_config()
-        notices = [str(notice) for notice in config.notices]
-        paths = resolve_listings(listings, config)
-        index = SearchIndex.open(resolve_index_dir(index_dir, config))
-        state = StateStore.open(resolve_data_dir(data_dir, config))
-        notices += [str(notice) for notice in state.notices]
-        staleness = index.staleness(paths)
+        library = cls(
+            resolve_listings(listings, config),
+            resolve_index_dir(index_dir, config),
+            resolve_data_dir(data_dir, config),
+            config=config,
+        )
+        library.notices += [str(notice) for notice in config.notices]
+        library._load_papers()
+        return library
+
+    def _load_papers(self) -> None:
+        """The snapshot of a current index (or of a shared one that lags), else the listings parsed now."""
+        index, _state = self.index, self.state  # both opened now, in this order: the reader needs both
+        staleness = index.staleness(self.listing_paths)
         # Only the list columns are read here: each paper is decoded when it is shown or found.
         view = index.load_view() if staleness is None else None
         ready = view is not None
@@ -122,28 +95,42 @@ class Library:
             try:
                 view = index.load_view()
             except IndexUnavailable as error:  # damaged, or written by an older version
-                notices.append(str(error))
+                self.notices.append(str(error))
             ready = view is not None
             if ready:
-                notices.append(
+                self.notices.append(
                     f"the shared index in {index.index_dir} is older than the listings ({staleness})"
                 )
-        papers: Catalog | Snapshot = view if view is not None else load_catalog(paths, no_headline)
-        notices += [str(notice) for notice in papers.notices]
-        notices += index.take_notices()
-        return cls(paths, index, state, papers, index_ready=ready, notices=notices, config=config)
+        papers: Catalog | Snapshot = (
+            view if view is not None else load_catalog(self.listing_paths, no_headline)
+        )
+        self.notices += [str(notice) for notice in papers.notices]
+        self.notices += index.take_notices()
+        self._set_papers(papers, lazy=not ready)
+        self.index_ready = ready
+
+    @property
+    def index(self) -> SearchIndex:
+        """The search index, opened on first use."""
+        if self._index is None:
+            self._index = SearchIndex.open(self.index_dir)
+        return self._index
+
+    @property
+    def state(self) -> StateStore:
+        """The user's stars and read marks, opened on first use (its warnings join `notices`)."""
+        if self._state is None:
+            self._state = StateStore.open(self.data_dir)
+            self.notices += [str(notice) for notice in self._state.notices]
+        return self._state
 
     def _set_papers(self, papers: Catalog | Snapshot, *, lazy: bool) -> None:
         """Take the papers from a parsed catalog (headlines made lazily) or from the index's snapshot."""
-        self._snapshot: Snapshot | None = None
         if isinstance(papers, Catalog):
-            self._catalog: Catalog | None = papers
-            self.papers: Sequence[Paper] = LazyPapers(papers.papers) if lazy else papers.papers
+            self.papers: Sequence[Paper] = headlines_on_demand(papers.papers) if lazy else papers.papers
             self.ids: Sequence[str] = [paper.id for paper in papers.papers]
             where = {(paper.venue, paper.year) for paper in papers.papers}
         else:
-            self._catalog = None
-            self._snapshot = papers
             self.papers = papers.papers
             self.ids = papers.ids
             where = set(zip(papers.venues, papers.years, strict=True))
@@ -152,13 +139,9 @@ class Library:
         self.spans_several_listings = len(where) > 1
         self._rendered = lru_cache(maxsize=256)(self._render)
 
-    @property
-    def catalog(self) -> Catalog:
-        """Every listing and paper (from the snapshot this decodes every paper: the reader never needs it)."""
-        if self._catalog is None:
-            assert self._snapshot is not None
-            self._catalog = self._snapshot.catalog()
-        return self._catalog
+    def read_listings(self, headlines: Callable[[Entry], str] = headline_for) -> Catalog:
+        """Parse every listing now, whatever the index holds (`papers list`, `show`, `stats`, `starred`)."""
+        return load_catalog(self.listing_paths, headlines)
 
     def build_index(self, progress: Progress | None = None) -> str:
         """Bring the index up to date (blocking: run it in a worker); returns a one-line summary."""
@@ -167,7 +150,7 @@ class Library:
         except IndexUnavailable as error:
             self.notices.append(str(error))
             return str(error)
-        view = self.index.load_view()
+        view = self.index.load_view()  # from now on the papers come from the index's snapshot
         with self._lock:
             if view is not None:
                 self._set_papers(view, lazy=False)
@@ -181,9 +164,44 @@ class Library:
             f"in {report.seconds:.1f} s"
         )
 
+    def update_index(self, progress: Progress | None = None, *, rebuild: bool = False) -> UpdateReport | None:
+        """Bring the index up to date, or build it afresh; None when it already was current (for commands).
+
+        Unlike `build_index` this leaves `papers` as they are: a command reads what it shows from the index
+        (hits, `indexed`), and 56k papers' lookup tables would cost it more than its search.
+
+        Raises:
+            IndexUnavailable: no usable index and none can be built here; the message says why.
+        """
+        if rebuild:
+            catalog = load_catalog(self.listing_paths)
+            self.notices += [str(notice) for notice in catalog.notices]
+            report: UpdateReport | None = self.index.rebuild(catalog, progress)
+        else:
+            report = self.index.ensure_current(self.listing_paths, progress)
+        self.index_ready = self.index.exists
+        return report
+
+    def indexed(self) -> int:
+        """How many papers the index holds."""
+        view = self.index.load_view()
+        return len(view) if view else 0
+
+    def publish_index(self) -> None:
+        """Make the index readable, and not writable, by every user of a shared server (`--shared`)."""
+        index_store.publish(self.index_dir)
+
+    def take_notices(self) -> list[str]:
+        """Warnings gathered so far (listings, index, state), then cleared: the command line prints them."""
+        taken = self.notices + (self._index.take_notices() if self._index is not None else [])
+        self.notices = []
+        return taken
+
     def close(self) -> None:
-        self.index.close()
-        self.state.close()
+        if self._index is not None:
+            self._index.close()
+        if self._state is not None:
+            self._state.close()
 
     # ---- papers -------------------------------------------------------------------------------------------
 
@@ -198,17 +216,36 @@ class Library:
     def _render(self, paper_id: str) -> Rendered:
         return render(self.paper(paper_id).abstract)
 
-    # ---- search -------------------------------------------------------------------------------------------
+    # ---- views and search ---------------------------------------------------------------------------------
 
-    def search(self, query: str, *, order: str = "relevance") -> SearchResult:
-        """Every match, ranked (or in listing order); an empty query lists all papers in listing order."""
-        listing = order == "listing"
-        result = self.index.search(query, limit=None, state=self.state, highlight_top=0, ranked=not listing)
-        if listing and query.strip():
-            position = self._position
-            ids = tuple(sorted(result.ids, key=lambda paper_id: position.get(paper_id, len(position))))
-            return SearchResult(result.query, ids, result.hits, result.notice, result.suggestion)
-        return result
+    def view(
+        self,
+        query: str = "",
+        filter: str = "all",
+        order: str = "relevance",
+        *,
+        limit: int | None = None,
+        highlight_top: int = 0,
+    ) -> View:
+        """Which papers to show for a query, a filter and an order, and what to tell the user: the one
+        answer the reader and `papers search` share (see `views.compute_view`). Safe in a worker thread.
+        """
+        index = self.index if self.index_ready else None  # None: the query waits for the index build
+        return views.compute_view(
+            index,
+            self.state,
+            self.ids,
+            self._position,
+            query,
+            filter,
+            order,
+            limit=limit,
+            highlight_top=highlight_top,
+        )
+
+    def search(self, query: str, *, order: str = "relevance") -> View:
+        """Every match of `query` in this order, with no reader filter: `view(query, order=order)`."""
+        return self.view(query, order=order)
 
     def matches(self, paper_id: str, query: str) -> list[tuple[int, int]]:
         """Where `query` matched in `rendered(paper_id).text`, for highlighting the paper on screen."""
@@ -218,6 +255,10 @@ class Library:
             return [(span.start, span.end) for span in self.index.spans(paper_id, query)]
         except (KeyError, IndexUnavailable):
             return []
+
+    def resolve_id(self, key: str) -> str | None:
+        """`key` as an indexed paper's id or unique id prefix, else None."""
+        return self.index.resolve_id(key)
 
     def similar(self, paper_id: str, limit: int = 20) -> list[SimilarHit]:
         return self.index.similar(paper_id, limit)
@@ -240,9 +281,18 @@ class Library:
     def toggle_read(self, paper_id: str) -> bool:
         return self.state.toggle_read(paper_id)
 
-    def mark_read(self, ids: Sequence[str]) -> None:
+    def star(self, ids: Iterable[str]) -> Applied:
+        return self.state.star(ids)
+
+    def unstar(self, ids: Iterable[str]) -> Applied:
+        return self.state.unstar(ids)
+
+    def mark_read(self, ids: Iterable[str]) -> Applied:
         """Mark papers read as one undo step (so `R` on 500 papers is undone by one `u`)."""
-        self.state.mark_read(ids)
+        return self.state.mark_read(ids)
+
+    def mark_unread(self, ids: Iterable[str]) -> Applied:
+        return self.state.mark_unread(ids)
 
     def undo(self) -> list[str] | None:
         return self.state.undo()
@@ -254,9 +304,17 @@ class Library:
         starred = sum(1 for paper_id in self.state.starred_ids() if paper_id in ids)
         return len(ids), len(ids) - read, starred
 
-    def starred_at(self, paper_id: str) -> float | None:
-        state = self.state.state(paper_id)
-        return state.starred_at if state.starred else None
+    def starred(self) -> list[tuple[str, float]]:
+        """Starred papers as (id, time starred), newest first."""
+        return self.state.starred()
+
+    def records(self) -> list[PaperState]:
+        """Every stored mark, tombstones included: what an export carries."""
+        return self.state.records()
+
+    def merge(self, records: Iterable[PaperState], label: str) -> Applied:
+        """Merge imported marks: per paper and field, the newest change wins."""
+        return self.state.merge(records, label)
 
     def session_get(self, key: str, default: Any = None) -> Any:
         return self.state.get_session(key, default)
@@ -265,7 +323,7 @@ class Library:
         # A read-only store keeps the value in memory for this run rather than interrupting the reader.
         self.state.set_session(key, value)
 
-    # ---- added for the reader (tui): whole sets, so a list of 50k ids is filtered with one query ----------
+    # ---- whole sets, so a list of 50k ids is filtered and drawn with one query each ----------------------
 
     def starred_ids(self) -> frozenset[str]:
         """Every starred id (one query): the reader filters and draws rows from this, not per-id lookups."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from index.cli import common as cli_common
 from index.cli.errors import CommandError
-from index.listings.catalog import headline_for, load_catalog, no_headline, paper_headline
+from index.listings.catalog import headline_for, no_headline, paper_headline
 from index.models import Catalog, Entry, Paper, Source
 from index.render.abstract import sanitize, to_plain
 
@@ -29,42 +29,39 @@ _JSON_UNSAFE = re.compile(
 )
 
 
-def register(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
-) -> None:
+def register(subparsers: cli_common.Subparsers, common: argparse.ArgumentParser) -> None:
     """Add `list`, `stats` and `show` to the `papers` command."""
-    listing = subparsers.add_parser(
-        "list",
-        parents=[common],
-        help="one line per paper: id, headline, venue",
-        description=_run_list.__doc__,
-    )
-    listing.add_argument("--json", action="store_true", help="a JSON array of papers with their sources")
-    listing.set_defaults(handler=_run_list)
-
-    stats = subparsers.add_parser(
-        "stats",
-        parents=[common],
-        help="listings, paragraphs, papers, duplicates, warnings",
-        description=_run_stats.__doc__,
-    )
-    stats.add_argument("--json", action="store_true", help="one JSON object")
-    stats.set_defaults(handler=_run_stats)
-
-    show = subparsers.add_parser(
+    for name, handler, help, json_help in (
+        (
+            "list",
+            _run_list,
+            "one line per paper: id, headline, venue",
+            "a JSON array of papers with their sources",
+        ),
+        ("stats", _run_stats, "listings, paragraphs, papers, duplicates, warnings", "one JSON object"),
+    ):
+        cli_common.add_command(
+            subparsers, common, name, handler, help, description=handler.__doc__, json=json_help
+        )
+    show = cli_common.add_command(
+        subparsers,
+        common,
         "show",
-        parents=[common],
-        help="one paper in full, with every place it appears",
+        _run_show,
+        "one paper in full, with every place it appears",
         description=_run_show.__doc__,
+        arguments=_show_arguments,
+        json="one JSON object",
     )
-    show.add_argument(
-        "id", metavar="ID", help=f"a paper id from `papers list` (or a unique prefix of {MIN_PREFIX}+)"
-    )
-    show.add_argument("--json", action="store_true", help="one JSON object")
     show.add_argument(
         "--raw", action="store_true", help="the abstract as written (LaTeX, markdown) instead of rendered"
     )
-    show.set_defaults(handler=_run_show)
+
+
+def _show_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "id", metavar="ID", help=f"a paper id from `papers list` (or a unique prefix of {MIN_PREFIX}+)"
+    )
 
 
 def _load(
@@ -75,7 +72,8 @@ def _load(
     Raises:
         CommandError: `required` and not one listing file could be read, so an empty answer would mislead.
     """
-    catalog = load_catalog(cli_common.listing_paths(args), headlines)
+    with cli_common.open_library(args) as library:
+        catalog = library.read_listings(headlines)
     cli_common.warn(sanitize(str(notice)) for notice in catalog.notices)
     if required and not catalog.listings:
         raise CommandError("no listing files could be read; check --listings / PAPERS_LISTINGS")
@@ -98,14 +96,8 @@ def _run_stats(args: argparse.Namespace) -> int:
     warnings = [sanitize(str(notice)) for notice in catalog.notices]
     if args.json:
         listings = [
-            {
-                "path": listing.path,
-                "name": listing.name,
-                "format": listing.format,
-                "venue": listing.venue,
-                "year": listing.year,
-                "paragraphs": len(listing.entries),
-            }
+            cli_common.fields(listing, "path", "name", "format", "venue", "year")
+            | {"paragraphs": len(listing.entries)}
             for listing in catalog.listings
         ]
         summary = {
@@ -223,16 +215,7 @@ def _paper_json(paper: Paper) -> dict[str, Any]:
         "year": paper.year,
         "status": paper.status,
         "url": paper.url,
-        "sources": [_source_json(source) for source in paper.sources],
-    }
-
-
-def _source_json(source: Source) -> dict[str, Any]:
-    return {
-        "path": source.path,
-        "paragraph": source.paragraph,
-        "line": source.line,
-        "listing": source.listing,
+        "sources": [cli_common.source_json(source) for source in paper.sources],
     }
 
 

@@ -1,15 +1,22 @@
-"""Resolving the global options every subcommand shares: flag, then environment, then config, then default."""
+"""What every subcommand shares: global options, the library they name, its parser's shape, warnings."""
 
 from __future__ import annotations
 
 import argparse
 import functools
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeAlias
 
 from index.config import Config, load_config, resolve_data_dir, resolve_index_dir, resolve_listings
-from index.models import Notice
+from index.library import Library
+from index.models import Notice, Source
+
+Handler = Callable[[argparse.Namespace], int]
+# A string: argparse's class is not subscriptable at run time, only in type checks.
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 @functools.cache
@@ -37,3 +44,57 @@ def warn(notices: Iterable[Notice | str]) -> None:
     """Warnings go to stderr, one line each, so stdout stays clean for pipes and --json."""
     for notice in notices:
         print(f"papers: warning: {notice}", file=sys.stderr)
+
+
+@contextmanager
+def open_library(args: argparse.Namespace) -> Iterator[Library]:
+    """The library these options name, closed when the command ends; its index and store open on first use."""
+    library = Library(listing_paths(args), index_dir(args), data_dir(args), config=config())
+    try:
+        yield library
+    finally:
+        library.close()
+
+
+def add_command(
+    subparsers: Subparsers,
+    common: argparse.ArgumentParser,
+    name: str,
+    handler: Handler,
+    help: str,
+    *,
+    description: str | None = None,
+    arguments: Callable[[argparse.ArgumentParser], object] | None = None,
+    json: str | None = None,
+) -> argparse.ArgumentParser:
+    """Add one subcommand that takes the global options (`common`) and runs `handler`.
+
+    Args:
+        arguments: adds the command's own arguments; they come before `--json` in its `--help`.
+        json: the help of a `--json` flag, when the command has one.
+
+    Returns:
+        The subcommand's parser, for options that belong after `--json`.
+    """
+    parser = subparsers.add_parser(name, parents=[common], help=help, description=description)
+    if arguments is not None:
+        arguments(parser)
+    if json is not None:
+        parser.add_argument("--json", action="store_true", help=json)
+    parser.set_defaults(handler=handler)
+    return parser
+
+
+def fields(value: object, *names: str) -> dict[str, Any]:
+    """`{name: value.name}` in the order named: the plain part of one `--json` record."""
+    return {name: getattr(value, name) for name in names}
+
+
+def source_json(source: Source) -> dict[str, Any]:
+    """Where a paper sits, as every `--json` gives it (written out: `list --json` makes 56k of them)."""
+    return {
+        "path": source.path,
+        "paragraph": source.paragraph,
+        "line": source.line,
+        "listing": source.listing,
+    }

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from index import __version__
 from index.cli import catalog as cli_catalog
+from index.cli import common as cli_common
 from index.cli import search as cli_search
 from index.cli import state as cli_state
 from index.cli.errors import EXIT_FAILURE, EXIT_OK, CommandError
-
-Handler = Callable[[argparse.Namespace], int]
 
 
 def _add_common_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
@@ -68,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, reader: Handler | None = None) -> int:
+def main(argv: Sequence[str] | None = None, reader: cli_common.Handler | None = None) -> int:
     """Run one subcommand; with none, run `reader` (the UI injects it: the core never imports the UI).
 
     Args:
@@ -77,7 +76,7 @@ def main(argv: Sequence[str] | None = None, reader: Handler | None = None) -> in
     """
     parser = build_parser()
     args = parser.parse_args(argv)
-    handler: Handler | None = getattr(args, "handler", None)
+    handler: cli_common.Handler | None = getattr(args, "handler", None)
     try:
         if handler is None:
             if reader is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
@@ -12,11 +13,11 @@ from pathlib import Path
 from index.cli import common as cli_common
 from index.cli.catalog import find_paper
 from index.cli.errors import CommandError
-from index.listings.catalog import load_catalog
-from index.models import Catalog, Paper
+from index.library import Library
+from index.models import Paper
 from index.render.abstract import to_plain
 from index.render.sanitize import sanitize
-from index.state.store import Applied, StateError, StateStore
+from index.state.store import Applied, StateError
 from index.state.transfer import (
     NOT_LISTED,
     Described,
@@ -32,24 +33,18 @@ from index.state.transfer import (
 )
 
 
-def _catalog(args: argparse.Namespace) -> Catalog:
-    """The one place state commands read listings (the lead may swap in a cached facade here)."""
-    return load_catalog(cli_common.listing_paths(args))
-
-
-def _open_store(args: argparse.Namespace, *, writing: bool) -> StateStore:
-    store = StateStore.open(cli_common.data_dir(args))
-    if writing and store.read_only:
+def _open_state(library: Library, *, writing: bool) -> None:
+    """Open the store now, so its warnings come before any output; refuse early when it cannot be written."""
+    read_only = library.state_read_only  # opens the store
+    if writing and read_only:
         # Only the error: the read-only warning would say the same thing a second time.
-        store.close()
-        raise CommandError(f"cannot save stars or read marks: {store.read_only_reason}")
-    cli_common.warn(store.notices)
-    return store
+        raise CommandError(f"cannot save stars or read marks: {library.state.read_only_reason}")
+    cli_common.warn(library.take_notices())
 
 
-def _known_papers(args: argparse.Namespace, wanted: Sequence[str]) -> dict[str, Paper]:
+def _known_papers(library: Library, wanted: Sequence[str]) -> dict[str, Paper]:
     """Resolve every id (or unique prefix, as `papers show` takes) before changing any of them."""
-    catalog = _catalog(args)
+    catalog = library.read_listings()
     by_id = {paper.id: paper for paper in catalog.papers}
     found: dict[str, Paper] = {}
     for key in wanted:
@@ -70,19 +65,16 @@ def _describe(paper: Paper, *, sentence: bool = True) -> Described:
     return Described(_safe(paper.headline), venue, first, paper.year)
 
 
-def _change(
-    verb: str, act: Callable[[StateStore, list[str]], Applied]
-) -> Callable[[argparse.Namespace], int]:
+def _change(verb: str, act: Callable[[Library, list[str]], Applied]) -> cli_common.Handler:
     def handler(args: argparse.Namespace) -> int:
-        papers = _known_papers(args, args.ids)
-        ids = list(papers)
-        store = _open_store(args, writing=True)
-        try:
-            applied = act(store, ids)
-        except StateError as error:
-            raise CommandError(str(error)) from None
-        finally:
-            store.close()
+        with cli_common.open_library(args) as library:
+            papers = _known_papers(library, args.ids)
+            ids = list(papers)
+            _open_state(library, writing=True)
+            try:
+                applied = act(library, ids)
+            except StateError as error:
+                raise CommandError(str(error)) from None
         changed = set(applied.changed)
         for paper_id in ids:
             note = "" if paper_id in changed else " (already)"
@@ -93,12 +85,10 @@ def _change(
 
 
 def _starred(args: argparse.Namespace) -> int:
-    store = _open_store(args, writing=False)
-    try:
-        starred = store.starred()
-    finally:
-        store.close()
-    papers = {paper.id: paper for paper in _catalog(args).papers} if starred else {}
+    with cli_common.open_library(args) as library:
+        _open_state(library, writing=False)
+        starred = library.starred()
+        papers = {paper.id: paper for paper in library.read_listings().papers} if starred else {}
     if args.json:
         rows = []
         for paper_id, at in starred:
@@ -125,12 +115,10 @@ def _starred(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     which: Which = args.which
-    store = _open_store(args, writing=False)
-    try:
-        records = select(store.records(), which)
-    finally:
-        store.close()
-    papers = {paper.id: paper for paper in _catalog(args).papers} if records else {}
+    with cli_common.open_library(args) as library:
+        _open_state(library, writing=False)
+        records = select(library.records(), which)
+        papers = {paper.id: paper for paper in library.read_listings().papers} if records else {}
     described = {record.id: _describe(papers[record.id]) for record in records if record.id in papers}
     now = time.time()
     if args.format == "json":
@@ -159,62 +147,71 @@ def _import(args: argparse.Namespace) -> int:
         records = parse_export(_read_import(path))
     except ImportFormatError as error:
         raise CommandError(f"{path}: {error}; nothing was imported") from None
-    store = _open_store(args, writing=True)
-    try:
-        applied = store.merge(records, f"import {path.name}")
-    except StateError as error:
-        raise CommandError(str(error)) from None
-    finally:
-        store.close()
+    with cli_common.open_library(args) as library:
+        _open_state(library, writing=True)
+        try:
+            applied = library.merge(records, f"import {path.name}")
+        except StateError as error:
+            raise CommandError(str(error)) from None
     noun = "paper" if len(records) == 1 else "papers"
     print(f"imported {path}: {len(records)} {noun} read, {len(applied.changed)} changed")
     return 0
 
 
-def register(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
-) -> None:
-    """Add the state subcommands; each shares the global options through `common`."""
-    actions: list[tuple[str, str, Callable[[StateStore, list[str]], Applied]]] = [
-        ("star", "starred", lambda store, ids: store.star(ids)),
-        ("unstar", "unstarred", lambda store, ids: store.unstar(ids)),
-        ("read", "read", lambda store, ids: store.mark_read(ids)),
-        ("unread", "unread", lambda store, ids: store.mark_unread(ids)),
-    ]
-    for name, verb, act in actions:
-        sub = subparsers.add_parser(
-            name, parents=[common], help=f"mark papers as {verb} (ids from `papers list`)"
-        )
-        sub.add_argument(
-            "ids", nargs="+", metavar="ID", help="paper ids from `papers list` (or unique prefixes)"
-        )
-        sub.set_defaults(handler=_change(verb, act))
-
-    starred = subparsers.add_parser("starred", parents=[common], help="list starred papers, newest first")
-    starred.add_argument("--json", action="store_true", help="machine-readable output")
-    starred.set_defaults(handler=_starred)
-
-    export = subparsers.add_parser(
-        "export", parents=[common], help="write stars and read marks to stdout, to move them between machines"
+def _ids_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "ids", nargs="+", metavar="ID", help="paper ids from `papers list` (or unique prefixes)"
     )
-    which = export.add_mutually_exclusive_group()
+
+
+def _export_arguments(parser: argparse.ArgumentParser) -> None:
+    which = parser.add_mutually_exclusive_group()
     which.add_argument("--all", dest="which", action="store_const", const="all", help="everything (default)")
     which.add_argument(
         "--starred", dest="which", action="store_const", const="starred", help="starred papers"
     )
     which.add_argument("--read", dest="which", action="store_const", const="read", help="read papers")
-    export.add_argument(
+    parser.add_argument(
         "--format",
         choices=("json", "markdown", "csv"),
         default="json",
         help="json (for `papers import`, the default), markdown (notes) or csv",
     )
-    export.set_defaults(handler=_export, which="all")
+    parser.set_defaults(which="all")
 
-    imp = subparsers.add_parser(
-        "import", parents=[common], help="merge a JSON export: newest change wins per paper and field"
-    )
-    imp.add_argument(
+
+def _import_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "file", type=Path, metavar="FILE", help="a file written by `papers export` (- for stdin)"
     )
-    imp.set_defaults(handler=_import)
+
+
+def register(subparsers: cli_common.Subparsers, common: argparse.ArgumentParser) -> None:
+    """Add the state subcommands; each shares the global options through `common`."""
+    add = functools.partial(cli_common.add_command, subparsers, common)
+    actions: list[tuple[str, str, Callable[[Library, list[str]], Applied]]] = [
+        ("star", "starred", Library.star),
+        ("unstar", "unstarred", Library.unstar),
+        ("read", "read", Library.mark_read),
+        ("unread", "unread", Library.mark_unread),
+    ]
+    for name, verb, act in actions:
+        add(
+            name,
+            _change(verb, act),
+            f"mark papers as {verb} (ids from `papers list`)",
+            arguments=_ids_argument,
+        )
+    add("starred", _starred, "list starred papers, newest first", json="machine-readable output")
+    add(
+        "export",
+        _export,
+        "write stars and read marks to stdout, to move them between machines",
+        arguments=_export_arguments,
+    )
+    add(
+        "import",
+        _import,
+        "merge a JSON export: newest change wins per paper and field",
+        arguments=_import_arguments,
+    )

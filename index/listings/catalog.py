@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from index.headline.synthesis import headline
 from index.listings.identity import merge
 from index.listings.reader import expand_paths, read_listings
-from index.models import Catalog, Entry
+from index.models import Catalog, Entry, LazyPapers, Paper
 from index.render.abstract import to_plain
 
 
@@ -24,6 +25,23 @@ def headline_for(entry: Entry) -> str:
 def no_headline(entry: Entry) -> str:
     """For callers that only count papers: rendering every abstract is most of the cost of loading."""
     return ""
+
+
+def headlines_on_demand(papers: Sequence[Paper]) -> Sequence[Paper]:
+    """Papers loaded with `no_headline`, each given its headline when first asked for (and kept).
+
+    Synthesizing 56k headlines takes tens of seconds, but a virtual list only ever shows a screenful, so
+    when the listings had to be parsed (no current index) the first screen must not wait for all of them.
+    """
+    made = list(papers)
+
+    def paper(number: int) -> Paper:
+        found = made[number]
+        if not found.headline:
+            found = made[number] = replace(found, headline=paper_headline(found.abstract, found.title))
+        return found
+
+    return LazyPapers(len(made), paper)
 
 
 def load_catalog(paths: Sequence[Path], headlines: Callable[[Entry], str] = headline_for) -> Catalog:

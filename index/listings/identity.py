@@ -21,7 +21,7 @@ import hashlib
 import unicodedata
 from collections.abc import Callable, Sequence
 
-from index.models import Catalog, Entry, Listing, Paper, Source
+from index.models import Catalog, Entry, Listing, Metadata, Paper, Source
 
 ID_LENGTH = 12
 
@@ -73,22 +73,13 @@ class _Merging:
 
     first: Entry
     sources: list[Source]
-    title: str | None
-    authors: tuple[str, ...]
-    url: str | None
-    venue: str | None
-    year: int | None
-    status: str | None
+    metadata: Metadata
+    """The first copy's metadata with the gaps later copies filled (the first entry itself until then)."""
 
     def absorb(self, entry: Entry) -> None:
         """Add a later copy: its place is remembered, its metadata only fills gaps the earlier ones left."""
         self.sources.append(entry.source)
-        self.title = self.title or entry.title
-        self.authors = self.authors or entry.authors
-        self.url = self.url or entry.url
-        self.venue = self.venue or entry.venue
-        self.year = self.year if self.year is not None else entry.year
-        self.status = self.status or entry.status
+        self.metadata = self.metadata.filled_from(entry)
 
 
 def merge(listings: Sequence[Listing], headline_for: Callable[[Entry], str]) -> Catalog:
@@ -108,16 +99,7 @@ def merge(listings: Sequence[Listing], headline_for: Callable[[Entry], str]) -> 
             key = paper_id(entry.abstract)
             found = merging.get(key)
             if found is None:
-                merging[key] = _Merging(
-                    first=entry,
-                    sources=[entry.source],
-                    title=entry.title,
-                    authors=entry.authors,
-                    url=entry.url,
-                    venue=entry.venue,
-                    year=entry.year,
-                    status=entry.status,
-                )
+                merging[key] = _Merging(entry, [entry.source], entry)
             else:
                 found.absorb(entry)
     papers = tuple(_freeze(key, item, headline_for) for key, item in merging.items())
@@ -125,17 +107,10 @@ def merge(listings: Sequence[Listing], headline_for: Callable[[Entry], str]) -> 
 
 
 def _freeze(key: str, item: _Merging, headline_for: Callable[[Entry], str]) -> Paper:
-    first = item.first
-    representative = first if first.title == item.title else dataclasses.replace(first, title=item.title)
+    first, metadata = item.first, item.metadata
+    representative = (
+        first if first.title == metadata.title else dataclasses.replace(first, title=metadata.title)
+    )
     return Paper(
-        id=key,
-        headline=headline_for(representative),
-        abstract=item.first.abstract,
-        sources=tuple(item.sources),
-        title=item.title,
-        authors=item.authors,
-        url=item.url,
-        venue=item.venue,
-        year=item.year,
-        status=item.status,
+        key, headline_for(representative), first.abstract, tuple(item.sources), **metadata.metadata()
     )

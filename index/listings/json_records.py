@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from index.listings.textfile import NotText, TextLines
-from index.models import Entry, Listing, ListingFormat, Notice, Source
+from index.models import Entry, Listing, ListingFormat, Metadata, Notice, Source
 
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 # "A; B", "A, B, and C", "A and B": the separators exports use between author names.
@@ -25,12 +25,7 @@ class _Record(NamedTuple):
     number: int
     line: int
     abstract: str
-    title: str | None
-    authors: tuple[str, ...]
-    url: str | None
-    venue: str | None
-    year: int | None
-    status: str | None
+    metadata: Metadata
 
 
 def read_jsonl(path: Path, lines: TextLines) -> Listing:
@@ -148,12 +143,14 @@ def _collect(
             number=number,
             line=line,
             abstract=_scrub(abstract),
-            title=_text(value.get("title")),
-            authors=_authors(value.get("authors")),
-            url=_text(value.get("url")),
-            venue=_text(value.get("venue")),
-            year=_year(value.get("year")),
-            status=_text(value.get("status")),
+            metadata=Metadata(
+                title=_text(value.get("title")),
+                authors=_authors(value.get("authors")),
+                url=_text(value.get("url")),
+                venue=_text(value.get("venue")),
+                year=_year(value.get("year")),
+                status=_text(value.get("status")),
+            ),
         )
     )
 
@@ -163,8 +160,8 @@ def _listing(
 ) -> Listing:
     shown = str(path)
     absolute = os.path.abspath(path)
-    venues = {record.venue for record in records}
-    years = {record.year for record in records}
+    venues = {record.metadata.venue for record in records}
+    years = {record.metadata.year for record in records}
     venue = next(iter(venues)) if len(venues) == 1 else None
     year = next(iter(years)) if len(years) == 1 else None
     # A per-venue export names itself ("ICML 2024", or "ICML" across years); a mixed one keeps its file name.
@@ -178,12 +175,7 @@ def _listing(
         Entry(
             abstract=record.abstract,
             source=Source(path=absolute, paragraph=record.number, line=record.line, listing=name),
-            title=record.title,
-            authors=record.authors,
-            url=record.url,
-            venue=record.venue,
-            year=record.year,
-            status=record.status,
+            **record.metadata.metadata(),
         )
         for record in records
     )

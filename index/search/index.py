@@ -1,10 +1,12 @@
-"""The search index: build, update and open it, search it, highlight, suggest, and find similar papers.
+"""The search index: ranked ids, highlights, "did you mean" and similar papers over one index directory.
 
 API (stable; bench/ and the reader code against it): `SearchIndex.open(index_dir)`, `.ensure_current(paths)`,
 `.update(catalog, progress=None) -> UpdateReport`, `.rebuild(catalog, progress=None) -> UpdateReport`,
-`.search(query, limit=None, state=None, highlight_top=20) -> SearchResult`, `.spans(paper_id, query)`,
+`.search(query, limit=None, highlight_top=20, marks=None) -> SearchResult`, `.spans(paper_id, query)`,
 `.similar(paper_id, limit=10) -> list[SimilarHit]`, `.load_view() -> Snapshot | None` (papers decoded on use),
 `.load_snapshot() -> Catalog | None` (everything decoded), `.close()`.
+Opening, freshness, building and updating are the job of the `IndexMaintenance` (maintenance.py) each
+SearchIndex owns; asking Whoosh is ranking.py's, "did you mean" suggest.py's.
 Deviations from the first sketch: `SearchResult.ids` always holds every match (capped by `limit`), while
 `hits` carries details only for the first `limit` (or `highlight_top` when `limit` is None); "did you mean"
 uses Whoosh's `terms_within` per word instead of `correct_query`, so it suggests words, not stems.
@@ -14,79 +16,111 @@ process may build or update the same directory meanwhile, which the next search 
 
 from __future__ import annotations
 
-import difflib
-import itertools
-import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
+from itertools import compress
+from pathlib import Path
 from typing import Any
 
-from whoosh import collectors
-from whoosh.searching import TimeLimit
-
 from index.models import Catalog, Paper
+from index.render.abstract import to_plain
+from index.search import build as whoosh_build
 from index.search import snapshot
-from index.search import store as index_store
-from index.search.highlight import matched_terms, snippet
+from index.search.highlight import WordTerms, snippet
 from index.search.maintenance import IndexMaintenance, IndexUnavailable
-from index.search.models import MatchSpan, SearchHit, SearchResult, SimilarHit
-from index.search.query import QUERY_HELP, ParsedQuery, share_expansions
-from index.search.schema import title_text
+from index.search.models import MarkFilter, MatchSpan, SearchHit, SearchResult, SimilarHit, UpdateReport
+from index.search.query import QUERY_HELP, ParsedQuery, QueryParsers
+from index.search.ranking import TIME_LIMIT, Ranked, Terms, rank
+from index.search.schema import stemming_analyzer, title_text
 from index.search.snapshot import Snapshot
-from index.state.store import StateLookup
+from index.search.suggest import suggest
 
-__all__ = ["QUERY_HELP", "IndexUnavailable", "SearchIndex", "UnknownPaper"]
+__all__ = ["QUERY_HELP", "SUGGEST_BELOW", "IndexUnavailable", "SearchIndex", "UnknownPaper"]
 
-TIME_LIMIT = 2.0
-"""Seconds one search may take before it returns what it has (with a notice)."""
 SUGGEST_BELOW = 5
-RARE_DF = 5
-COMMON_FACTOR = 20
+"""A query with fewer results than this (after `is:` filters) gets a "did you mean" check."""
 _CACHE_SIZE = 64
 _LOOKUP_MAX = 2000
 """Up to this many hits are mapped to ids by column lookups; more read the whole id column once."""
-_Terms = dict[str, frozenset[str]]
 
 
 class UnknownPaper(KeyError):
     """The paper id is not in the index."""
 
 
-class SearchIndex(IndexMaintenance):
+class SearchIndex:
     """An index directory to search: ranked ids, highlights, suggestions and similar papers."""
 
-    # ----- reading ---------------------------------------------------------------------------------------
+    def __init__(self, index_dir: Path) -> None:
+        self._maintenance = IndexMaintenance(index_dir, reopened=self._forget_generation)
+        self._analyzer = stemming_analyzer()
+        self._words = WordTerms(self._analyzer)
+        self._forget_generation()
 
-    def _refresh(self) -> None:
-        """Pick up a rebuild (`current` moved) or another process's commit: one readlink + one listdir."""
-        if index_store.current_token(self.index_dir) != self._token:
-            self._reopen()
-        elif self._searcher is not None and not self._searcher.up_to_date():
-            # A fresh searcher, not searcher.refresh(): refresh() reuses segment readers and can miss
-            # deletions committed to an existing segment (an update that removed papers).
-            self._reopen()
-        if self._ix is None:
-            raise IndexUnavailable(
-                f"no usable search index in {self.index_dir}"
-                + (f" ({self._broken})" if self._broken else "")
-                + "; run `papers index`"
-            )
+    @classmethod
+    def open(cls, index_dir: Path) -> SearchIndex:
+        """Open whatever index `index_dir` holds (possibly none yet: see `ensure_current`); never writes."""
+        opened = cls(index_dir)
+        opened._maintenance.reopen()
+        return opened
+
+    def _forget_generation(self) -> None:
+        """Drop what was cached for the previous generation: the maintenance calls this on every reopen."""
+        ix = self._maintenance.ix
+        self._parsers: QueryParsers | None = QueryParsers(ix.schema) if ix is not None else None
+        self._position: dict[str, int] | None = None
+        self._docids: list[str] | None = None
+        self._id_column: Any = None
+        self._cache: OrderedDict[str, Ranked] = OrderedDict()
+        self._plain = lru_cache(maxsize=2048)(to_plain)
+        self._suggestions: dict[str, str | None] = {}
+
+    # ----- the directory: IndexMaintenance's, under the names callers have always used -------------------
+
+    @property
+    def index_dir(self) -> Path:
+        return self._maintenance.index_dir
+
+    @property
+    def read_only(self) -> bool:
+        return self._maintenance.read_only
+
+    @property
+    def exists(self) -> bool:
+        return self._maintenance.exists
+
+    def staleness(self, listing_paths: Sequence[Path]) -> str | None:
+        """Why the index does not reflect `listing_paths`, or None (see `IndexMaintenance.staleness`)."""
+        return self._maintenance.staleness(listing_paths)
+
+    def ensure_current(
+        self, listing_paths: Sequence[Path], progress: whoosh_build.Progress | None = None
+    ) -> UpdateReport | None:
+        """Bring the index up to date with the listings if needed and possible; first use builds it."""
+        return self._maintenance.ensure_current(listing_paths, progress)
+
+    def update(self, catalog: Catalog, progress: whoosh_build.Progress | None = None) -> UpdateReport:
+        """Make the index match `catalog`, re-indexing only papers whose content changed (or rebuilding)."""
+        return self._maintenance.update(catalog, progress)
+
+    def rebuild(self, catalog: Catalog, progress: whoosh_build.Progress | None = None) -> UpdateReport:
+        """Build a fresh index of `catalog` beside the live one and swap it in atomically."""
+        return self._maintenance.rebuild(catalog, progress)
+
+    def take_notices(self) -> list[str]:
+        """One-line notices gathered so far (stale read-only index, rebuilt corrupt index), then cleared."""
+        return self._maintenance.take_notices()
 
     def load_view(self) -> Snapshot | None:
-        """This generation's papers without reading a listing: the list columns now, each paper on first use.
+        """This generation's papers without reading a listing (see `IndexMaintenance.load_view`)."""
+        return self._maintenance.load_view()
 
-        None when there is no index; raises IndexUnavailable when the stored snapshot is damaged or of an
-        older format (`staleness` reports that, and `ensure_current` re-encodes it).
-        """
-        if self._snapshot is None and self._build is not None and self._ix is not None:
-            manifest = self._manifest()
-            data = index_store.map_snapshot(self._build, manifest.generation) if manifest else None
-            self._snapshot = snapshot.Snapshot.open(data) if data is not None else None
-            if self._snapshot is None:
-                raise IndexUnavailable(
-                    f"the search index in {self.index_dir} is damaged; rebuild it: papers index --rebuild"
-                )
-        return self._snapshot
+    def close(self) -> None:
+        self._maintenance.close()
+
+    # ----- papers ----------------------------------------------------------------------------------------
 
     def load_snapshot(self) -> Catalog | None:
         """The whole catalog this generation was built from (every paper decoded: prefer `load_view`)."""
@@ -96,9 +130,7 @@ class SearchIndex(IndexMaintenance):
         try:
             return view.catalog()
         except snapshot.SnapshotDamaged:
-            raise IndexUnavailable(
-                f"the search index in {self.index_dir} is damaged; rebuild it: papers index --rebuild"
-            ) from None
+            raise self._maintenance.damaged() from None
 
     def _paper(self, paper_id: str) -> Paper:
         view = self.load_view()
@@ -112,18 +144,16 @@ class SearchIndex(IndexMaintenance):
         try:
             return view.paper(number)
         except snapshot.SnapshotDamaged:
-            raise IndexUnavailable(
-                f"the search index in {self.index_dir} is damaged; rebuild it: papers index --rebuild"
-            ) from None
+            raise self._maintenance.damaged() from None
 
     def paper(self, paper_id: str) -> Paper:
         """One paper from the snapshot; raises UnknownPaper."""
-        self._refresh()
+        self._maintenance.refresh()
         return self._paper(paper_id)
 
     def resolve_id(self, key: str) -> str | None:
         """`key` as an exact id or a unique id prefix (what `papers show` accepts), else None."""
-        self._refresh()
+        self._maintenance.refresh()
         view = self.load_view()
         ids = view.ids if view else []
         if key in ids:
@@ -145,7 +175,7 @@ class SearchIndex(IndexMaintenance):
             return ()
         if self._docids is None and len(docnums) <= _LOOKUP_MAX:
             if self._id_column is None:
-                self._id_column = self._searcher.reader().column_reader("id")
+                self._id_column = self._maintenance.searcher.reader().column_reader("id")
             column = self._id_column
             return tuple(_text(column[docnum]) for docnum in docnums)
         docids = self._ids_by_docnum()
@@ -153,62 +183,37 @@ class SearchIndex(IndexMaintenance):
 
     def _ids_by_docnum(self) -> list[str]:
         if self._docids is None:
-            reader = self._searcher.reader()
+            reader = self._maintenance.searcher.reader()
             if reader.doc_count_all() == 0:  # an empty index has no columns at all
                 self._docids = []
                 return self._docids
             self._docids = [_text(value) for value in reader.column_reader("id")]
         return self._docids
 
+    def _abstracts(self, docnums: Sequence[int]) -> list[str]:
+        return [self.plain_abstract(paper_id) for paper_id in self._ids_of(docnums)]
+
+    # ----- searching -------------------------------------------------------------------------------------
+
     def _parse(self, text: str) -> ParsedQuery:
         assert self._parsers is not None
         return self._parsers.parse(text)
 
-    def _ranked(
-        self, parsed: ParsedQuery, top: int | None = None, scored: bool = True
-    ) -> tuple[tuple[str, ...], tuple[float, ...], _Terms, bool]:
-        """Every match (or the best `top`), best first, with the matched terms; cached per query text
-        until the next commit.
+    def _ranked(self, parsed: ParsedQuery, top: int | None = None, scored: bool = True) -> Ranked:
+        """`ranking.rank` for this query, cached per query text until the next commit.
 
-        With `top`, Whoosh keeps a heap instead of sorting every match: the same first `top` hits in the
-        same order (ties go to the lower document number either way). Unscored, the matches come in
-        index order with no scores (BM25 is about half the cost of a common word), for callers that
-        order them themselves.
+        A full scored ranking also answers any `top` later asked of the same text.
         """
         every = self._cache.get(parsed.text)
         if every is not None:
             self._cache.move_to_end(parsed.text)
-            return every if top is None else (every[0][:top], every[1][:top], every[2], every[3])
+            return every if top is None else every.first(top)
         key = parsed.text if scored and top is None else f"{parsed.text}\x00{top if scored else 'unscored'}"
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
             return cached
-        searcher = self._searcher
-        share_expansions(parsed.query)
-        inner: Any
-        if not scored:
-            inner = _Unscored()
-        elif top is None:
-            inner = searcher.collector(limit=None)
-        else:
-            # No block-quality skipping and no matcher replacement: both prune by Whoosh's per-block score
-            # bounds, which field boosts make inexact (`graph neural` lost 4 of its real top 20 at 56k).
-            inner = collectors.TopCollector(top, usequality=False, replace=0)
-        capped = collectors.TimeLimitCollector(inner, timelimit=TIME_LIMIT)
-        timed_out = False
-        try:
-            searcher.search_with_collector(parsed.query, capped)
-        except TimeLimit:
-            timed_out = True
-        results = capped.results()
-        best = results.top_n
-        ranked = (
-            self._ids_of([docnum for _score, docnum in best]),
-            tuple(float(score) for score, _docnum in best) if scored else (),
-            matched_terms(parsed.query, [leaf.reader() for leaf, _offset in searcher.leaf_searchers()]),
-            timed_out,
-        )
+        ranked = rank(self._maintenance.searcher, parsed.query, self._ids_of, top, scored)
         self._cache[key] = ranked
         if len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
@@ -218,31 +223,32 @@ class SearchIndex(IndexMaintenance):
         self,
         query: str,
         limit: int | None = None,
-        state: StateLookup | None = None,
         highlight_top: int = 20,
         *,
         ranked: bool = True,
+        marks: MarkFilter | None = None,
     ) -> SearchResult:
         """Search; never raises on a bad query (it is searched as plain words and `notice` says so).
 
         Args:
             query: what the user typed (see QUERY_HELP); empty lists every paper in listing order.
             limit: at most this many ids (None: every match, which stays cheap: no highlighting past the top).
-            state: where `is:starred` / `is:unread` / `is:read` look; without it those filters are ignored.
             highlight_top: how many of the first hits get match spans and a snippet.
             ranked: False gives the matches in index order with no scores, for a caller that sorts them
                 its own way (cheaper: nothing is scored); `limit` then cuts that order, not the best.
+            marks: applies `is:starred` / `is:unread` / `is:read` (the index has no stars: the library
+                passes `index.views.marked(state)`); without it those filters are ignored, with a notice.
         """
-        self._refresh()
+        self._maintenance.refresh()
         parsed = self._parse(query)
         notices = [parsed.notice] if parsed.notice else []
-        terms: _Terms = {}
+        terms: Terms = {}
         scores: tuple[float, ...] = ()
         if parsed.query is None:
             view = self.load_view()
             ids: tuple[str, ...] = tuple(view.ids) if view else ()
         else:
-            # Only the best `limit` are asked for: let Whoosh keep a heap, unless state filters will drop
+            # Only the best `limit` are asked for: let Whoosh keep a heap, unless `is:` filters will drop
             # some of them or the "did you mean" check needs to know whether there are SUGGEST_BELOW hits.
             top = limit if limit is not None and limit >= SUGGEST_BELOW and not parsed.filters else None
             ids, scores, terms, timed_out = self._ranked(parsed, top, ranked)
@@ -258,23 +264,27 @@ class SearchIndex(IndexMaintenance):
             if timed_out:
                 notices.append(f"search stopped after {TIME_LIMIT:g} s; results are incomplete")
         if parsed.filters:
-            if state is None:
+            if marks is None:
                 notices.append("is: filters need your stars and read marks, which are not available here")
             else:
-                ids, scores = _filter(ids, scores, parsed.filters, state)
+                keep = marks(ids, parsed.filters)
+                ids = tuple(compress(ids, keep))
+                scores = tuple(compress(scores, keep))
         suggestion = self._suggest(query, parsed) if parsed.words and len(ids) < SUGGEST_BELOW else None
         if limit is not None:
             ids = ids[:limit]
         shown = ids[: limit if limit is not None else highlight_top]
         hits = tuple(
             self._hit(
-                paper_id, scores[rank] if rank < len(scores) else 0.0, terms if rank < highlight_top else None
+                paper_id,
+                scores[number] if number < len(scores) else 0.0,
+                terms if number < highlight_top else None,
             )
-            for rank, paper_id in enumerate(shown)
+            for number, paper_id in enumerate(shown)
         )
         return SearchResult(query, ids, hits, "; ".join(notices) or None, suggestion)
 
-    def _hit(self, paper_id: str, score: float, terms: _Terms | None) -> SearchHit:
+    def _hit(self, paper_id: str, score: float, terms: Terms | None) -> SearchHit:
         paper = self._paper(paper_id)
         matches: tuple[MatchSpan, ...] = ()
         headline_matches: tuple[MatchSpan, ...] = ()
@@ -294,63 +304,30 @@ class SearchIndex(IndexMaintenance):
             matches,
             snip,
             headline_matches,
+            paper.title,
         )
 
     def spans(self, paper_id: str, query: str) -> tuple[MatchSpan, ...]:
         """Matched words of `query` in one paper's rendered abstract (the reader highlights one paper)."""
-        self._refresh()
+        self._maintenance.refresh()
         parsed = self._parse(query)
         if parsed.query is None:
             return ()
-        terms = self._ranked(parsed)[2]
+        terms = self._ranked(parsed).terms
         return self._words.spans(self.plain_abstract(paper_id), terms.get("abstract", frozenset()))
 
     def _suggest(self, typed: str, parsed: ParsedQuery) -> str | None:
-        """Replace rare words with a far more frequent indexed word one or two typos away ("did you mean").
-
-        A word counts as misspelled when at most RARE_DF abstracts use it and a neighbour is used by at least
-        COMMON_FACTOR times as many: a 56k corpus has typos of its own, so "never seen" is too strict.
-        """
-        key = f"\x00suggest:{typed}"
-        if key in self._suggestions:
-            return self._suggestions[key]
-        reader = self._searcher.reader()
-        suggestion = typed
-        for word in parsed.words:
-            term = self._words.term(word.lower())
-            if term is None:
-                continue
-            seen = reader.doc_frequency("abstract", term) + reader.doc_frequency("headline", term)
-            if seen > RARE_DF:
-                continue
-            typos = 1 if len(term) <= 4 else 2
-            candidates = [t for t in reader.terms_within("abstract", term, typos, prefix=1) if t != term]
-            if not candidates:
-                continue
-            best = max(candidates, key=lambda t: (reader.doc_frequency("abstract", t), t))
-            if reader.doc_frequency("abstract", best) < max(COMMON_FACTOR * seen, 2):
-                continue
-            surface = self._surface(reader, best, word)
-            suggestion = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", surface, suggestion, count=1)
-        result = suggestion if suggestion != typed else None
-        self._suggestions[key] = result
-        return result
-
-    def _surface(self, reader: Any, term: str, typed: str) -> str:
-        """The written form of an indexed stem closest to what was typed (`transform` -> transformer, not
-        transformation), from the first few abstracts that use it."""
-        forms: set[str] = set()
-        docnums = list(itertools.islice(reader.postings("abstract", term).all_ids(), 5))
-        for paper_id in self._ids_of(docnums):
-            forms.update(self._words.forms(self.plain_abstract(paper_id), term))
-        close = difflib.get_close_matches(typed.lower(), sorted(forms), n=1, cutoff=0)
-        return close[0] if close else term
+        """`suggest.suggest` for this query, cached until the next commit."""
+        if typed not in self._suggestions:
+            reader = self._maintenance.searcher.reader()
+            self._suggestions[typed] = suggest(reader, self._words, typed, parsed.words, self._abstracts)
+        return self._suggestions[typed]
 
     def similar(self, paper_id: str, limit: int = 10) -> list[SimilarHit]:
         """Papers sharing the most distinctive terms of this one, with those terms (as words) to say why."""
-        self._refresh()
+        self._maintenance.refresh()
         paper = self._paper(paper_id)
-        searcher = self._searcher
+        searcher = self._maintenance.searcher
         docnum = searcher.document_number(id=paper_id)
         if docnum is None:
             raise UnknownPaper(paper_id)
@@ -369,29 +346,5 @@ class SearchIndex(IndexMaintenance):
         return hits
 
 
-class _Unscored(collectors.UnsortedCollector):  # type: ignore[misc]
-    """Matches without scores, stepped through in order.
-
-    Whoosh's own unscored path asks the matcher for `all_ids()`, which intersects an And as two full sets:
-    `diffusion models` took twice as long as scoring it. Stepping keeps the skip_to intersection.
-    """
-
-    def matches(self) -> Any:
-        return self._step_through_matches()
-
-
 def _text(value: Any) -> str:
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
-
-
-def _filter(
-    ids: tuple[str, ...], scores: tuple[float, ...], filters: tuple[str, ...], state: StateLookup
-) -> tuple[tuple[str, ...], tuple[float, ...]]:
-    keep = [True] * len(ids)
-    for name in filters:
-        wanted = state.starred_ids() if name == "starred" else state.read_ids()
-        positive = name != "unread"
-        keep = [k and ((paper_id in wanted) == positive) for k, paper_id in zip(keep, ids, strict=True)]
-    kept_ids = tuple(paper_id for k, paper_id in zip(keep, ids, strict=True) if k)
-    kept_scores = tuple(score for k, score in zip(keep, scores, strict=False) if k) if scores else ()
-    return kept_ids, kept_scores

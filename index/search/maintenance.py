@@ -1,34 +1,29 @@
-"""Keeping an index directory usable and current: opening it, judging freshness, building and updating.
+"""Keeping one index directory usable and current: opening it, judging freshness, building and updating.
 
-Part of the search module: `SearchIndex` (search.py) adds the reading side on top of this base class.
+`SearchIndex` (index.py) owns one `IndexMaintenance` and reads through its `searcher`; nothing here ranks,
+highlights or decodes a paper.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections import OrderedDict
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 from index.listings.catalog import load_catalog
 from index.listings.reader import expand_paths
 from index.models import Catalog
-from index.render.abstract import to_plain
 from index.search import build as whoosh_build
 from index.search import snapshot
 from index.search import store as index_store
-from index.search.highlight import WordTerms
 from index.search.models import UpdateReport
-from index.search.query import QueryParsers
-from index.search.schema import SCHEMA_VERSION, content_hash, stemming_analyzer
+from index.search.schema import SCHEMA_VERSION, content_hash
 from index.search.store import Manifest, WriterLock
 
 BUILD_WAIT = 600.0
 """How long a process with no index at all waits for another one that is building it."""
-_Terms = dict[str, frozenset[str]]
 
 
 class IndexUnavailable(Exception):
@@ -36,74 +31,100 @@ class IndexUnavailable(Exception):
 
 
 class IndexMaintenance:
-    """One index directory, opened for reading; writes go through the lock and a fresh build or a commit."""
+    """One index directory, opened for reading; writes go through the lock and a fresh build or a commit.
 
-    """One index directory, opened for reading; writes go through the lock and a fresh build or a commit."""
+    Args:
+        index_dir: the directory (`current` names the live build inside it).
+        reopened: called after every (re)open, so the owner drops what it cached for the previous generation.
+    """
 
-    def __init__(self, index_dir: Path) -> None:
+    def __init__(self, index_dir: Path, reopened: Callable[[], None]) -> None:
         self.index_dir = index_dir
         self.read_only = not index_store.writable(index_dir)
         self.notices: list[str] = []
-        self._parsers: QueryParsers | None = None
-        self._analyzer = stemming_analyzer()
-        self._words = WordTerms(self._analyzer)
+        self.ix: Any = None
+        """The open Whoosh index, None when there is none (or it is damaged: see `_broken`)."""
+        self.searcher: Any = None
+        """A searcher of `ix`'s generation; replaced on every reopen."""
+        self._reopened = reopened
         self._token: str | None = None
         self._build: Path | None = None
-        self._ix: Any = None
-        self._searcher: Any = None
         self._broken: str | None = None
-        self._reset_generation()
-
-    @classmethod
-    def open(cls, index_dir: Path) -> Self:
-        """Open whatever index `index_dir` holds (possibly none yet: see `ensure_current`); never writes."""
-        opened = cls(index_dir)
-        opened._reopen()
-        return opened
+        self._snapshot: snapshot.Snapshot | None = None
 
     # ----- opening and freshness -------------------------------------------------------------------------
 
-    def _reset_generation(self) -> None:
-        self._snapshot: snapshot.Snapshot | None = None
-        self._position: dict[str, int] | None = None
-        self._docids: list[str] | None = None
-        self._id_column: Any = None
-        self._cache: OrderedDict[str, tuple[tuple[str, ...], tuple[float, ...], _Terms, bool]] = OrderedDict()
-        self._plain = lru_cache(maxsize=2048)(to_plain)
-        self._suggestions: dict[str, str | None] = {}
-
-    def _reopen(self) -> None:
+    def reopen(self) -> None:
+        """Open whatever the directory holds now (possibly nothing yet); never writes."""
         self.close()
-        self._reset_generation()
+        self._snapshot = None
         self._token = index_store.current_token(self.index_dir)
         self._build = index_store.current_build(self.index_dir)
         self._broken = None
-        if self._build is None:
-            return
-        try:
-            self._ix = whoosh_build.open_reader_index(self._build)
-            self._searcher = self._ix.searcher()
-            self._parsers = QueryParsers(self._ix.schema)
-        except Exception as error:  # any damage (missing segment, bad TOC, unpickling) means: rebuild
-            self.close()
-            self._broken = f"{type(error).__name__}: {error}".splitlines()[0][:160]
+        if self._build is not None:
+            try:
+                self.ix = whoosh_build.open_reader_index(self._build)
+                self.searcher = self.ix.searcher()
+            except Exception as error:  # any damage (missing segment, bad TOC, unpickling) means: rebuild
+                self.close()
+                self._broken = f"{type(error).__name__}: {error}".splitlines()[0][:160]
+        self._reopened()
+
+    def refresh(self) -> None:
+        """Pick up a rebuild (`current` moved) or another process's commit: one readlink + one listdir.
+
+        Raises:
+            IndexUnavailable: there is no usable index to search.
+        """
+        if index_store.current_token(self.index_dir) != self._token:
+            self.reopen()
+        elif self.searcher is not None and not self.searcher.up_to_date():
+            # A fresh searcher, not searcher.refresh(): refresh() reuses segment readers and can miss
+            # deletions committed to an existing segment (an update that removed papers).
+            self.reopen()
+        if self.ix is None:
+            raise IndexUnavailable(
+                f"no usable search index in {self.index_dir}"
+                + (f" ({self._broken})" if self._broken else "")
+                + "; run `papers index`"
+            )
 
     @property
     def exists(self) -> bool:
-        return self._ix is not None
+        return self.ix is not None
+
+    def damaged(self) -> IndexUnavailable:
+        """The error for a stored snapshot that cannot be decoded (the fix is a rebuild)."""
+        return IndexUnavailable(
+            f"the search index in {self.index_dir} is damaged; rebuild it: papers index --rebuild"
+        )
+
+    def load_view(self) -> snapshot.Snapshot | None:
+        """This generation's papers without reading a listing: the list columns now, each paper on first use.
+
+        None when there is no index; raises IndexUnavailable when the stored snapshot is damaged or of an
+        older format (`staleness` reports that, and `ensure_current` re-encodes it).
+        """
+        if self._snapshot is None and self._build is not None and self.ix is not None:
+            manifest = self._manifest()
+            data = index_store.map_snapshot(self._build, manifest.generation) if manifest else None
+            self._snapshot = snapshot.Snapshot.open(data) if data is not None else None
+            if self._snapshot is None:
+                raise self.damaged()
+        return self._snapshot
 
     def _generation(self) -> int:
-        return int(self._ix.latest_generation()) if self._ix is not None else -1
+        return int(self.ix.latest_generation()) if self.ix is not None else -1
 
     def _manifest(self) -> Manifest | None:
-        if self._build is None or self._ix is None:
+        if self._build is None or self.ix is None:
             return None
         return index_store.read_manifest(self._build, self._generation())
 
     def _full_build_reason(self) -> str | None:
         if self._broken is not None:
             return f"the index in {self.index_dir} was unreadable ({self._broken})"
-        if self._ix is None:
+        if self.ix is None:
             return "no index yet"
         manifest = self._manifest()
         if manifest is None:
@@ -150,7 +171,7 @@ class IndexMaintenance:
         if reason is None:
             return None
         if self.read_only:
-            if self._ix is None:
+            if self.ix is None:
                 raise IndexUnavailable(
                     f"no usable search index in {self.index_dir} ({reason}) and the directory is not "
                     "writable; ask its owner to run `papers index`, or pass --index-dir DIR"
@@ -161,18 +182,14 @@ class IndexMaintenance:
             return None
         lock = WriterLock.try_acquire(self.index_dir)
         if lock is None:
-            if self._ix is not None:
+            if self.ix is not None:
                 self.notices.append(
                     "another papers process is updating the index; searching the previous one"
                 )
                 return None
-            lock = WriterLock.acquire(self.index_dir, BUILD_WAIT)
-            if lock is None:
-                raise IndexUnavailable(
-                    "another papers process is still building the index; try again in a minute"
-                )
+            lock = self._wait_for_lock("building")
         with lock:
-            self._reopen()
+            self.reopen()
             if self.staleness(listing_paths) is None:
                 return None
             return self._apply(load_catalog(listing_paths), progress, rebuild_reason=None)
@@ -192,14 +209,18 @@ class IndexMaintenance:
     ) -> UpdateReport:
         if self.read_only:
             raise IndexUnavailable(f"the index directory {self.index_dir} is not writable")
+        with self._wait_for_lock("updating"):
+            self.reopen()
+            return self._apply(catalog, progress, reason)
+
+    def _wait_for_lock(self, doing: str) -> WriterLock:
+        """The writer lock, waiting up to BUILD_WAIT for another process that is `doing` the same."""
         lock = WriterLock.acquire(self.index_dir, BUILD_WAIT)
         if lock is None:
             raise IndexUnavailable(
-                "another papers process is still updating the index; try again in a minute"
+                f"another papers process is still {doing} the index; try again in a minute"
             )
-        with lock:
-            self._reopen()
-            return self._apply(catalog, progress, reason)
+        return lock
 
     def _apply(
         self, catalog: Catalog, progress: whoosh_build.Progress | None, rebuild_reason: str | None
@@ -237,7 +258,8 @@ class IndexMaintenance:
             manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
             index_store.write_state(self._build, manifest, snapshot.encode(catalog), hashes)
             counts = (len(new_ids), len(changed) - len(new_ids), len(removed))
-        self._reopen()
+        self.reopen()
+        # What was just written is in memory: the next `load_view` need not map and decode it again.
         self._snapshot = snapshot.Snapshot.from_catalog(catalog)
         return UpdateReport(
             *counts,
@@ -253,10 +275,10 @@ class IndexMaintenance:
         return taken
 
     def close(self) -> None:
-        if self._searcher is not None:
-            self._searcher.close()
-        self._searcher = None
-        self._ix = None
+        if self.searcher is not None:
+            self.searcher.close()
+        self.searcher = None
+        self.ix = None
 
 
 def _listing_files(listing_paths: Sequence[Path]) -> list[str]:

@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from index.models import Source
+
+
+class MarkFilter(Protocol):
+    """Applies the `is:starred` / `is:read` / `is:unread` filters a query carries.
+
+    The index parses them but holds no stars or read marks, so whoever does (`index.views.marked`) passes
+    this to `SearchIndex.search`, which calls it at the one point that keeps the top-N heap, the "did you
+    mean" check and the hits right: after matching, before counting and cutting.
+    """
+
+    def __call__(self, ids: Sequence[str], filters: Sequence[str]) -> Sequence[bool]:
+        """For each id, whether it passes every filter (names from `query.STATE_FILTERS`)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +56,8 @@ class SearchHit:
     """None past the top N, whose highlights were not computed."""
     headline_matches: tuple[MatchSpan, ...] = ()
     """Matched words in the headline; empty past the top N."""
+    title: str | None = None
+    """The listing's title, when it has one (the headline may be made from the abstract instead)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Turning what the user typed into a Whoosh query: syntax, state filters, and a plain-words fallback.
 
-Part of the search module (Whoosh stays behind `search.py`'s types): a malformed query never raises, it is
-searched as plain words and the caller tells the user so.
+Part of the search package (Whoosh stays behind the types in `index.search.models`): a malformed query never
+raises, it is searched as plain words and the caller tells the user so.
 """
 
 from __future__ import annotations

@@ -14,10 +14,10 @@ import itertools
 import marshal
 import struct
 from array import array
-from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from collections.abc import Sequence
+from typing import Any
 
-from index.models import Catalog, Entry, Listing, Notice, Paper, Source
+from index.models import Catalog, Entry, LazyPapers, Listing, Notice, Paper, Source, metadata_keywords
 
 FORMAT = 3
 _MARSHAL_VERSION = 4
@@ -75,18 +75,7 @@ def encode(catalog: Catalog) -> bytes:
                 first = entry.source is papers[number].sources[0]
                 entries.append(number if first else (number, source_row(entry.source)))
             else:
-                entries.append(
-                    (
-                        entry.abstract,
-                        source_row(entry.source),
-                        entry.title,
-                        entry.authors,
-                        entry.url,
-                        entry.venue,
-                        entry.year,
-                        entry.status,
-                    )
-                )
+                entries.append((entry.abstract, source_row(entry.source), *entry.metadata_values()))
         listings.append(
             (
                 listing.path,
@@ -115,15 +104,7 @@ def encode(catalog: Catalog) -> bytes:
 
 def _repeats(entry: Entry, paper: Paper) -> bool:
     """Whether the entry says nothing its paper does not (field by field: no Entry built to compare)."""
-    return (
-        entry.abstract == paper.abstract
-        and entry.title == paper.title
-        and entry.authors == paper.authors
-        and entry.url == paper.url
-        and entry.venue == paper.venue
-        and entry.year == paper.year
-        and entry.status == paper.status
-    )
+    return entry.abstract == paper.abstract and entry.metadata_values() == paper.metadata_values()
 
 
 def format_of(head: bytes) -> int | None:
@@ -169,7 +150,7 @@ class Snapshot:
         self._offsets: array[int] = array("q")
         self._records_at = 0
         self._rest: tuple[int, int] = (0, 0)
-        self.papers: Sequence[Paper] = _Papers(self)
+        self.papers: Sequence[Paper] = LazyPapers(len(ids), self.paper)
 
     @classmethod
     def from_catalog(cls, catalog: Catalog) -> Snapshot:
@@ -232,12 +213,12 @@ class Snapshot:
                 self.headlines[number],
                 abstract,
                 tuple(self._source(row) for row in sources),
-                title,
-                authors,
-                url,
-                self.venues[number],
-                self.years[number],
-                status,
+                title=title,
+                authors=authors,
+                url=url,
+                venue=self.venues[number],
+                year=self.years[number],
+                status=status,
             )
         except (ValueError, EOFError, TypeError, IndexError) as error:
             raise SnapshotDamaged(f"paper record {number}: {error}") from None
@@ -284,39 +265,20 @@ class Snapshot:
             return _entry_from(papers[row], papers[row].sources[0])
         if len(row) == 2:
             return _entry_from(papers[row[0]], self._source(row[1]))
-        return Entry(row[0], self._source(row[1]), *row[2:])
-
-
-class _Papers(Sequence[Paper]):
-    """The snapshot's papers in listing order, each decoded when first asked for."""
-
-    def __init__(self, snapshot: Snapshot) -> None:
-        self._snapshot = snapshot
-
-    def __len__(self) -> int:
-        return len(self._snapshot)
-
-    @overload
-    def __getitem__(self, index: int) -> Paper: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Paper]: ...
-    def __getitem__(self, index: int | slice) -> Paper | Sequence[Paper]:
-        if isinstance(index, slice):
-            return [self._snapshot.paper(i) for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        return self._snapshot.paper(index)
-
-    def __iter__(self) -> Iterator[Paper]:
-        for number in range(len(self)):
-            yield self._snapshot.paper(number)
+        return Entry(row[0], self._source(row[1]), **metadata_keywords(row[2:]))
 
 
 def _entry_from(paper: Paper, source: Source) -> Entry:
+    # Keywords spelled out, not `**paper.metadata()`: a whole catalog builds 56k of these.
     return Entry(
-        paper.abstract, source, paper.title, paper.authors, paper.url, paper.venue, paper.year, paper.status
+        paper.abstract,
+        source,
+        title=paper.title,
+        authors=paper.authors,
+        url=paper.url,
+        venue=paper.venue,
+        year=paper.year,
+        status=paper.status,
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import sqlite3
 import time
@@ -173,8 +174,6 @@ def _open_writable(data_dir: Path) -> sqlite3.Connection:
 @contextlib.contextmanager
 def _exclusive(lock_path: Path) -> Iterator[None]:
     """Serialise corruption recovery between processes, so one never moves aside the other's fresh file."""
-    import fcntl
-
     fd = os.open(lock_path, os.O_CREAT | os.O_RDWR, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)

@@ -62,7 +62,7 @@ class StateReadOnlyError(StateError):
 
 
 class StateLookup(Protocol):
-    """What search filters (`is:starred`, `is:read`, `is:unread`) need from the store, and nothing more."""
+    """What the `is:` filters and the reader's filter (`index.views.marked`) need from the store, no more."""
 
     def starred_ids(self) -> frozenset[str]: ...
 

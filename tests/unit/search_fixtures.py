@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from index.models import Catalog, Entry, Listing, Paper, Source
@@ -10,7 +10,7 @@ from index.models import Catalog, Entry, Listing, Paper, Source
 
 @dataclass
 class FakeState:
-    """Stars and read marks as plain sets: the `StateLookup` protocol search() takes."""
+    """Stars and read marks as plain sets: the `StateLookup` protocol `index.views.marked` takes."""
 
     starred: set[str] = field(default_factory=set)
     read: set[str] = field(default_factory=set)
@@ -117,9 +117,18 @@ def make_catalog(
     ):
         source = Source(path, number, 3 + 2 * number, listing_name)
         papers.append(
-            Paper(paper_id, headline, abstract, (source,), headline, authors, None, venue, year, None)
+            Paper(
+                paper_id,
+                headline,
+                abstract,
+                (source,),
+                title=headline,
+                authors=authors,
+                venue=venue,
+                year=year,
+            )
         )
-        entries.append(Entry(abstract, source, headline, authors, None, venue, year, None))
+        entries.append(Entry(abstract, source, title=headline, authors=authors, venue=venue, year=year))
     listing = Listing(path, listing_name, None, None, "text", tuple(entries))
     return Catalog((listing,), tuple(papers))
 
@@ -133,17 +142,6 @@ def merge_catalogs(*catalogs: Catalog) -> Catalog:
             if first is None:
                 by_id[paper.id] = paper
             else:
-                by_id[paper.id] = Paper(
-                    first.id,
-                    first.headline,
-                    first.abstract,
-                    first.sources + paper.sources,
-                    first.title,
-                    first.authors,
-                    first.url,
-                    first.venue,
-                    first.year,
-                    first.status,
-                )
+                by_id[paper.id] = replace(first, sources=first.sources + paper.sources)
     listings = tuple(listing for catalog in catalogs for listing in catalog.listings)
     return Catalog(listings, tuple(by_id.values()))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -52,3 +53,35 @@ print("ok")
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+@pytest.mark.slow
+def test_mypy_strict_on_tui() -> None:
+    result = _run("mypy", "--strict", "tui")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_import_contracts_hold() -> None:
+    """The layers in ARCHITECTURE.md, as import-linter contracts in pyproject.toml."""
+    result = subprocess.run(
+        [str(Path(sys.executable).with_name("lint-imports"))],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+MAX_MODULE_LINES = 400
+
+
+def test_no_module_is_too_long_to_read_in_one_sitting() -> None:
+    """Small modules with one job each: past this, a module is doing two things."""
+    long = {
+        str(path.relative_to(REPO)): n
+        for package in ("index", "tui")
+        for path in (REPO / package).rglob("*.py")
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert not long, long

@@ -10,6 +10,7 @@ import pytest
 from index.render.abstract import to_plain
 from index.search.index import SearchIndex, UnknownPaper
 from index.search.query import QUERY_HELP
+from index.views import marked
 from tests.unit.search_fixtures import PAPERS, FakeState, make_catalog
 
 
@@ -115,14 +116,14 @@ def test_malformed_query_still_finds_its_words(index: SearchIndex) -> None:
 
 
 def test_state_filters_use_the_lookup(index: SearchIndex) -> None:
-    state = FakeState(starred={"gnn", "mem"}, read={"mem", "rl"})
-    assert sorted(ids(index, "is:starred", state=state)) == ["gnn", "mem"]
-    assert sorted(ids(index, "is:starred is:unread", state=state)) == ["gnn"]
-    assert sorted(ids(index, "graph is:read", state=state)) == ["rl"]
-    assert ids(index, "is:unread", state=state) == [p[0] for p in PAPERS if p[0] not in {"mem", "rl"}]
+    state = marked(FakeState(starred={"gnn", "mem"}, read={"mem", "rl"}))  # type: ignore[arg-type]
+    assert sorted(ids(index, "is:starred", marks=state)) == ["gnn", "mem"]
+    assert sorted(ids(index, "is:starred is:unread", marks=state)) == ["gnn"]
+    assert sorted(ids(index, "graph is:read", marks=state)) == ["rl"]
+    assert ids(index, "is:unread", marks=state) == [p[0] for p in PAPERS if p[0] not in {"mem", "rl"}]
     without = index.search("is:starred")
     assert without.notice is not None and "is:" in without.notice
-    unknown = index.search("is:bogus graph", state=state)
+    unknown = index.search("is:bogus graph", marks=state)
     assert "is:bogus" in (unknown.notice or "") and list(unknown.ids) == ["gnn", "rl"]
 
 

@@ -14,9 +14,7 @@ def test_round_trip_with_duplicates_differing_entries_and_notices() -> None:
     # A duplicate whose own text differs from the merged paper's (as when identity merges near-duplicates),
     # a listing notice and a catalog notice.
     listing = merged.listings[1]
-    odd = Entry(
-        "Slightly different text.", listing.entries[0].source, "Other title", (), None, None, None, None
-    )
+    odd = Entry("Slightly different text.", listing.entries[0].source, title="Other title")
     listing = Listing(
         listing.path,
         listing.name,

@@ -75,7 +75,7 @@ class BrowseScreen(Screen[None]):
         self.filter = "all"
         self.order = "relevance"
         self.similar_to: str | None = None
-        self.outcome = results.Outcome("", "all", [])
+        self.outcome = results.View("", "all", ())
         self._serial = 0
         self._applied = 0
         self._restore_id: str | None = None
@@ -110,7 +110,7 @@ class BrowseScreen(Screen[None]):
         self.query_text, self.filter, self.order, self._restore_id = results.restore_view(library)
         self.search_bar.set_value(self.query_text)
         # First paint never waits for the index: show every paper in listing order straight away.
-        self.outcome = results.Outcome("", "all", list(library.ids))
+        self.outcome = results.View("", "all", tuple(library.ids))
         self.paper_list.set_ids(self.outcome.ids, select=self._restore_id)
         self.set_focus(self.paper_list)
         for notice in library.notices:
@@ -145,7 +145,7 @@ class BrowseScreen(Screen[None]):
     def _search(self, serial: int, query: str, filter: str, order: str) -> None:
         worker = get_current_worker()
         try:
-            outcome = results.compute(self.library, query, filter, order)
+            outcome = self.library.view(query, filter, order)
         except Exception as error:  # a failing search is reported in one line; the reader keeps going
             if not worker.is_cancelled:
                 message = f"Search failed: {type(error).__name__}: {one_line(str(error))}"
@@ -155,7 +155,7 @@ class BrowseScreen(Screen[None]):
         if not worker.is_cancelled:
             self.app.call_from_thread(self._apply, serial, outcome)
 
-    def _apply(self, serial: int, outcome: results.Outcome) -> None:
+    def _apply(self, serial: int, outcome: results.View) -> None:
         if serial == self._serial and not outcome.waiting:
             # Keys typed after leaving the search act on these results; a query waiting for the index keeps
             # them held until it has really run (at most typeahead.HOLD_LIMIT).

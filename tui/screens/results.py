@@ -1,61 +1,34 @@
-"""What the list shows for a query, filter and order, and the words that explain an empty or odd result."""
+"""Wording for the list `Library.view` fills: the note, the empty list, how to widen it, the view's mode."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from index.views import FILTERS, ORDERS, View
 from tui.text import one_line
 
 if TYPE_CHECKING:
     from index.library import Library
 
-FILTERS = ("all", "unread", "starred")
-ORDERS = ("listing", "relevance", "starred")
+__all__ = [
+    "FILTERS",
+    "ORDERS",
+    "ORDER_NAMES",
+    "View",
+    "describe_view",
+    "empty_message",
+    "note",
+    "restore_view",
+    "save_view",
+    "widen_hint",
+]
+
 ORDER_NAMES = {"listing": "listing order", "relevance": "relevance", "starred": "recently starred"}
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """One search's answer as the list will show it."""
-
-    query: str
-    filter: str
-    ids: list[str]
-    notice: str | None = None
-    suggestion: str | None = None
-    waiting: bool = False
-    """True when the query could not run yet because the index is still being built."""
-
-
-def compute(library: Library, query: str, filter: str, order: str) -> Outcome:
-    """Ask the library; runs in a worker thread, so it touches no widget."""
-    notice = suggestion = None
-    waiting = False
-    if not library.index_ready:
-        # Honest while indexing: everything is listed, and the note says the query waits for the index.
-        waiting = bool(query.strip())
-        ids = list(library.ids)
-    else:
-        result = library.search(query, order="relevance" if order == "relevance" else "listing")
-        ids = list(result.ids)
-        notice, suggestion = result.notice, result.suggestion
-    if filter == "unread":
-        read = library.read_ids()
-        ids = [paper_id for paper_id in ids if paper_id not in read]
-    elif filter == "starred":
-        starred = library.starred_ids()
-        ids = [paper_id for paper_id in ids if paper_id in starred]
-    if order == "starred":
-        starred = library.starred_ids()  # only starred papers have a time worth asking for
-        stamps = {paper_id: library.starred_at(paper_id) or 0.0 for paper_id in ids if paper_id in starred}
-        ids.sort(key=lambda paper_id: -stamps.get(paper_id, 0.0))
-    return Outcome(query, filter, ids, notice, suggestion, waiting)
-
-
-def note(outcome: Outcome, progress: str) -> Text | None:
+def note(outcome: View, progress: str) -> Text | None:
     """The line under the search bar: indexing wait, malformed-query notice, "did you mean"."""
     text = Text(end="", no_wrap=True, overflow="ellipsis")
     if outcome.waiting:
@@ -71,7 +44,7 @@ def note(outcome: Outcome, progress: str) -> Text | None:
     return text if text.plain else None
 
 
-def empty_message(outcome: Outcome) -> Text:
+def empty_message(outcome: View) -> Text:
     """The list's only row when nothing matched: what was searched."""
     parts = []
     if outcome.query:
@@ -81,7 +54,7 @@ def empty_message(outcome: Outcome) -> Text:
     return Text(f"No papers for {' · '.join(parts) or 'this library'}.", end="")
 
 
-def widen_hint(outcome: Outcome) -> Text:
+def widen_hint(outcome: View) -> Text:
     """The detail pane when nothing matched: how to find more."""
     text = Text(end="")
     text.append(empty_message(outcome).plain + "\n\n", "bold")

@@ -1,0 +1,80 @@
+"""Asking Whoosh for the matches of one parsed query: best first (or a top-N heap), unscored, time-limited."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from whoosh import collectors
+from whoosh.searching import TimeLimit
+
+from index.search.highlight import matched_terms
+from index.search.query import share_expansions
+
+TIME_LIMIT = 2.0
+"""Seconds one search may take before it returns what it has (with a notice)."""
+
+Terms = dict[str, frozenset[str]]
+"""Matched index terms per field (`abstract`, `headline`, ...): what highlighting marks."""
+
+
+class Ranked(NamedTuple):
+    """One query's matches as paper ids, with their scores (empty when unscored) and matched terms."""
+
+    ids: tuple[str, ...]
+    scores: tuple[float, ...]
+    terms: Terms
+    timed_out: bool
+
+    def first(self, top: int) -> Ranked:
+        """The best `top` of a full ranking: what a top-N heap would have given."""
+        return Ranked(self.ids[:top], self.scores[:top], self.terms, self.timed_out)
+
+
+def rank(
+    searcher: Any,
+    query: Any,
+    ids_of: Callable[[Sequence[int]], tuple[str, ...]],
+    top: int | None = None,
+    scored: bool = True,
+) -> Ranked:
+    """Every match of `query` (or the best `top`), best first, mapped to paper ids by `ids_of`.
+
+    With `top`, Whoosh keeps a heap instead of sorting every match: the same first `top` hits in the same
+    order (ties go to the lower document number either way). Unscored, the matches come in index order with
+    no scores (BM25 is about half the cost of a common word), for callers that order them themselves.
+    """
+    share_expansions(query)
+    inner: Any
+    if not scored:
+        inner = _Unscored()
+    elif top is None:
+        inner = searcher.collector(limit=None)
+    else:
+        # No block-quality skipping and no matcher replacement: both prune by Whoosh's per-block score
+        # bounds, which field boosts make inexact (`graph neural` lost 4 of its real top 20 at 56k).
+        inner = collectors.TopCollector(top, usequality=False, replace=0)
+    capped = collectors.TimeLimitCollector(inner, timelimit=TIME_LIMIT)
+    timed_out = False
+    try:
+        searcher.search_with_collector(query, capped)
+    except TimeLimit:
+        timed_out = True
+    best = capped.results().top_n
+    return Ranked(
+        ids_of([docnum for _score, docnum in best]),
+        tuple(float(score) for score, _docnum in best) if scored else (),
+        matched_terms(query, [leaf.reader() for leaf, _offset in searcher.leaf_searchers()]),
+        timed_out,
+    )
+
+
+class _Unscored(collectors.UnsortedCollector):  # type: ignore[misc]
+    """Matches without scores, stepped through in order.
+
+    Whoosh's own unscored path asks the matcher for `all_ids()`, which intersects an And as two full sets:
+    `diffusion models` took twice as long as scoring it. Stepping keeps the skip_to intersection.
+    """
+
+    def matches(self) -> Any:
+        return self._step_through_matches()

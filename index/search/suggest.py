@@ -1,0 +1,70 @@
+""" "Did you mean": rare query words replaced by far more frequent indexed words one or two typos away."""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from index.search.highlight import WordTerms
+
+RARE_DF = 5
+COMMON_FACTOR = 20
+
+
+def suggest(
+    reader: Any,
+    words: WordTerms,
+    typed: str,
+    typed_words: Sequence[str],
+    abstracts: Callable[[Sequence[int]], Iterable[str]],
+) -> str | None:
+    """`typed` with its misspelled-looking words corrected, or None when none is.
+
+    A word counts as misspelled when at most RARE_DF abstracts use it and a neighbour is used by at least
+    COMMON_FACTOR times as many: a 56k corpus has typos of its own, so "never seen" is too strict.
+
+    Args:
+        reader: the Whoosh index reader of the generation searched.
+        words: turns words into index terms and finds a term's written forms in a text.
+        typed: the query as typed; the corrected query keeps everything but the corrected words.
+        typed_words: its plain words (no fields, no operators).
+        abstracts: the rendered abstracts of Whoosh documents, to spell a stem as people write it.
+    """
+    suggestion = typed
+    for word in typed_words:
+        term = words.term(word.lower())
+        if term is None:
+            continue
+        seen = reader.doc_frequency("abstract", term) + reader.doc_frequency("headline", term)
+        if seen > RARE_DF:
+            continue
+        typos = 1 if len(term) <= 4 else 2
+        candidates = [t for t in reader.terms_within("abstract", term, typos, prefix=1) if t != term]
+        if not candidates:
+            continue
+        best = max(candidates, key=lambda t: (reader.doc_frequency("abstract", t), t))
+        if reader.doc_frequency("abstract", best) < max(COMMON_FACTOR * seen, 2):
+            continue
+        surface = _surface(reader, words, best, word, abstracts)
+        suggestion = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", surface, suggestion, count=1)
+    return suggestion if suggestion != typed else None
+
+
+def _surface(
+    reader: Any,
+    words: WordTerms,
+    term: str,
+    typed: str,
+    abstracts: Callable[[Sequence[int]], Iterable[str]],
+) -> str:
+    """The written form of an indexed stem closest to what was typed (`transform` -> transformer, not
+    transformation), from the first few abstracts that use it."""
+    forms: set[str] = set()
+    docnums = list(itertools.islice(reader.postings("abstract", term).all_ids(), 5))
+    for plain in abstracts(docnums):
+        forms.update(words.forms(plain, term))
+    close = difflib.get_close_matches(typed.lower(), sorted(forms), n=1, cutoff=0)
+    return close[0] if close else term
