@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import compress
 
 from index.search.index import SearchIndex
-from index.search.models import MarkFilter, SearchHit, SearchResult
+from index.search.models import ForYouHit, MarkFilter, SearchHit, SearchResult
+from index.search.query import NOTE_FILTER, TAG_FILTER
+from index.state.notes import note_matches, pattern_words
 from index.state.store import StateLookup, StateStore
+from index.state.tags import TagNameError
 
 FILTERS = ("all", "unread", "starred")
 """The reader's filters (keys 1, 2, 3); unread and starred keep what `is:unread` and `is:starred` keep."""
@@ -49,13 +54,13 @@ def compute_view(
     limit: int | None = None,
     highlight_top: int = 0,
 ) -> View:
-    """Search, then the query's `is:` filters, the reader's filter and the order, all with this user's marks.
+    """Search, then the query's mark filters, the reader's filter and the order, all with this user's marks.
 
     Args:
         index: the index to search; None while it is being built (every paper is listed, `waiting` set).
         state: the user's stars and read marks.
         every: every paper id in listing order; `position` maps each to its place in it.
-        query: what the user typed; its `is:` filters are applied by `marked(state)`.
+        query: what the user typed; its `is:`, `tag:` and `note:` filters are applied by `marked(state)`.
         filter: one of FILTERS.
         order: one of ORDERS; relevance ranks, listing and starred leave the matches unscored.
         limit: at most this many ids, with the first ones as `hits`; only with filter "all" and order
@@ -67,6 +72,10 @@ def compute_view(
     """
     if limit is not None and (filter != "all" or order != "relevance"):
         raise ValueError("a limit needs filter 'all' and order 'relevance'")
+    if index is not None and FOR_YOU_RE.search(query):
+        return for_you_view(
+            index, state, position, query, filter, order, limit=limit, highlight_top=highlight_top
+        )
     marks = marked(state)
     result: SearchResult | None = None
     if index is None:
@@ -86,24 +95,41 @@ def compute_view(
 
 
 def marked(state: StateLookup) -> MarkFilter:
-    """The `is:starred` / `is:read` / `is:unread` filters over this user's marks (and the reader's filter).
+    """The `is:`, `tag:` and `note:` filters over this user's marks (and the reader's filter).
 
-    The sets are read once per call, not per id: a 56k-paper list is filtered with two queries at most.
+    The sets are read once per call, not per id: a 56k-paper list is filtered with one cached set per filter.
     """
 
     def keep(ids: Sequence[str], filters: Sequence[str]) -> list[bool]:
         kept: list[bool] | None = None
         for name in filters:
-            if name == "unread":
-                read = state.read_ids()
-                passed = [paper_id not in read for paper_id in ids]
-            else:
-                wanted = state.starred_ids() if name == "starred" else state.read_ids()
-                passed = [paper_id in wanted for paper_id in ids]
+            without = name.startswith("-")
+            base = name[1:] if without else name
+            if base == "unread":  # every paper but the read ones: never list the 56k unread ids
+                without, base = not without, "read"
+            wanted = _kept_ids(state, base)
+            passed = [(paper_id in wanted) != without for paper_id in ids]
             kept = passed if kept is None else [a and b for a, b in zip(kept, passed, strict=True)]
         return kept if kept is not None else [True] * len(ids)
 
     return keep
+
+
+def _kept_ids(state: StateLookup, name: str) -> AbstractSet[str]:
+    """The ids one filter keeps: "starred", "read", "tag:NAME" or "note:WORDS"."""
+    if name == "starred":
+        return state.starred_ids()
+    if name == "read":
+        return state.read_ids()
+    if name.startswith(TAG_FILTER):
+        try:
+            return state.tagged_ids(name[len(TAG_FILTER) :])
+        except TagNameError:
+            return frozenset()  # no tag can have this name, so no paper has it
+    if name.startswith(NOTE_FILTER):
+        wanted = pattern_words(name[len(NOTE_FILTER) :])
+        return {paper_id for paper_id, note in state.notes().items() if note_matches(note, wanted)}
+    return frozenset()
 
 
 def only(ids: tuple[str, ...], filter: str, marks: MarkFilter) -> tuple[str, ...]:
@@ -125,3 +151,53 @@ def newest_starred_first(ids: Sequence[str], state: StateStore) -> tuple[str, ..
         if mark.starred
     }
     return tuple(sorted(ids, key=lambda paper_id: -stamps.get(paper_id, 0.0)))
+
+
+FOR_YOU_SIZE = 200
+"""How many papers `is:foryou` keeps: the unread papers most like the user's starred ones."""
+FOR_YOU_RE = re.compile(r"(?<!\S)is:(?i:foryou)(?!\S)")  # as the parser takes `is:` filters
+
+
+def for_you(
+    index: SearchIndex, state: StateLookup, seeds: AbstractSet[str] | None = None, limit: int = 20
+) -> list[ForYouHit]:
+    """Unread papers most like `seeds` (default: the starred papers), none starred or read, best first."""
+    starred = state.starred_ids()
+    chosen = starred if seeds is None else frozenset(seeds)
+    return index.for_you(chosen, starred | state.read_ids() | chosen, limit)
+
+
+def for_you_view(
+    index: SearchIndex,
+    state: StateStore,
+    position: Mapping[str, int],
+    query: str,
+    filter: str,
+    order: str,
+    *,
+    limit: int | None = None,
+    highlight_top: int = 0,
+) -> View:
+    """`compute_view` for a query with `is:foryou`: its matches among the `FOR_YOU_SIZE` papers `for_you`
+    ranks, in that ranking's order for the relevance order (there is no other relevance to it)."""
+    ranking = {hit.id: number for number, hit in enumerate(for_you(index, state, limit=FOR_YOU_SIZE))}
+    base = marked(state)
+
+    def marks(ids: Sequence[str], filters: Sequence[str]) -> list[bool]:
+        kept = base(ids, [name for name in filters if name != "foryou"])
+        return [ok and paper_id in ranking for ok, paper_id in zip(kept, ids, strict=True)]
+
+    # Every match, unscored (at most FOR_YOU_SIZE pass); the hits of a limited view are picked afterwards.
+    result = index.search(query, None, FOR_YOU_SIZE if limit else highlight_top, ranked=False, marks=marks)
+    ids = only(result.ids, filter, marks)
+    if order == "starred":
+        ids = newest_starred_first(ids, state)
+    else:
+        ids = in_listing_order(ids, position if order == "listing" else ranking)
+    ids = ids if limit is None else ids[:limit]
+    hits = {hit.id: hit for hit in result.hits}
+    notice = result.notice
+    if not ranking:
+        why = "is:foryou finds papers like your starred ones: star a few first"
+        notice = f"{notice}; {why}" if notice else why
+    return View(query, filter, ids, notice, result.suggestion, hits=tuple(hits[i] for i in ids if i in hits))

@@ -6,6 +6,9 @@ sequence number, so the test can replay both logs in the global commit order.
 
 `python -m tests.state_driver groups DIR RUN`: forever, star and mark read a fresh id in one change group
 and log it; the test kills it with SIGKILL at a random moment.
+
+`python -m tests.state_driver tags DIR SEED COUNT SHARED_READY...`: as `toggles`, with tag, untag and note
+changes (several tags and papers per change group now and then) instead of stars and read marks.
 """
 
 from __future__ import annotations
@@ -67,6 +70,31 @@ def toggles(data_dir: Path, seed: int, count: int, ready: Path, others: list[Pat
     store.close()
 
 
+TAG_NAMES = ["later", "ml", "theory"]
+
+
+def tags(data_dir: Path, seed: int, count: int, ready: Path, others: list[Path]) -> None:
+    rng = random.Random(seed)
+    mine = own_ids(seed)
+    store = StateStore.open(data_dir)
+    ready.touch()
+    _wait_for(others)
+    for number in range(count):
+        ids = [rng.choice(SHARED_IDS if rng.random() < 0.4 else mine) for _ in range(rng.choice([1, 1, 2]))]
+        names = rng.sample(TAG_NAMES, rng.choice([1, 1, 2]))
+        op = rng.choice(["tag", "untag", "note"])
+        if op == "note":
+            text = rng.choice(["", f"note {seed}-{number}"])
+            applied = store.set_note(ids[0], text)
+            _emit({"seq": applied.seq, "op": op, "ids": ids[:1], "text": text})
+        else:
+            applied = (store.tag if op == "tag" else store.untag)(ids, names)
+            _emit({"seq": applied.seq, "op": op, "ids": ids, "names": names})
+        if rng.random() < 0.2:
+            time.sleep(rng.random() * 0.002)
+    store.close()
+
+
 def groups(data_dir: Path, run: int) -> None:
     store = StateStore.open(data_dir)
     index = 0
@@ -84,6 +112,9 @@ def main(argv: list[str]) -> None:
     if mode == "toggles":
         seed, count, ready = int(argv[2]), int(argv[3]), Path(argv[4])
         toggles(data_dir, seed, count, ready, [Path(arg) for arg in argv[5:]])
+    elif mode == "tags":
+        seed, count, ready = int(argv[2]), int(argv[3]), Path(argv[4])
+        tags(data_dir, seed, count, ready, [Path(arg) for arg in argv[5:]])
     elif mode == "groups":
         groups(data_dir, int(argv[2]))
     else:

@@ -7,14 +7,18 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
+from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 from textual.theme import Theme
 
+from tui import watchers
 from tui.screens.browse import BrowseScreen
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
+from tui.session import SessionDriver, driver_class
 from tui.typeahead import TypeAheadApp
+from tui.widgets.panes import Panes
 from tui.widgets.paper_detail import PaperDetail
 from tui.widgets.paper_list import PaperList
 from tui.widgets.search_bar import SearchBar
@@ -27,6 +31,7 @@ class PapersApp(TypeAheadApp):
     """Holds the library and shows the browse screen; everything else belongs to screens and widgets."""
 
     CSS_PATH = "app.tcss"
+    NOTIFICATION_TIMEOUT = 3  # seconds; toasts say small things (app.tcss puts them on the status line)
     TITLE = "papers"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -65,9 +70,25 @@ class PapersApp(TypeAheadApp):
         if self.keymap_overrides:
             self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        self.set_interval(watchers.PRUNE_EVERY, lambda: watchers.prune(self))  # textual#6666, see there
         self.push_screen(
             BrowseScreen(self.library, debounce=self.debounce, mark_read_delay=self.mark_read_delay)
         )
+
+    def get_driver_class(self) -> type[Driver]:
+        # The driver that ends the session cleanly when the terminal goes away (see tui/session.py).
+        return driver_class(super().get_driver_class())
+
+    def on_session_driver_ended(self, event: SessionDriver.Ended) -> None:
+        """Hangup, SIGTERM or a vanished terminal: save the view now (the exit may be cut short); quit."""
+        self.log.system(f"session ended: {event.reason}")
+        for screen in self.screen_stack:
+            if isinstance(screen, BrowseScreen):
+                try:
+                    screen.save_session()
+                except Exception as error:  # the view is a nicety; exiting promptly is what matters now
+                    self.log.error(f"session not saved: {error}")
+        self.exit(return_code=event.exit_code)
 
     def _apply_keymap(self) -> None:
         """Remap bindings by id (config `[keymap]`); an unknown id is named, not silently dropped."""
@@ -89,7 +110,7 @@ class PapersApp(TypeAheadApp):
 
 def binding_ids() -> set[str]:
     """Every binding id a user may remap in the config's `[keymap]` table."""
-    owners = (PapersApp, BrowseScreen, PaperList, PaperDetail, SearchBar, HelpScreen, ConfirmScreen)
+    owners = (PapersApp, BrowseScreen, PaperList, PaperDetail, Panes, SearchBar, HelpScreen, ConfirmScreen)
     return {
         binding.id
         for owner in owners

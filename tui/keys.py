@@ -10,12 +10,52 @@ from textual.binding import Binding
 from textual.widget import Widget
 
 Owner = tuple[str, Widget]
-Section = tuple[str, Sequence[tuple[str, str]]]
+Row = tuple[str, str]
+"""Keys as displayed, and what they do; a row without keys is a note under its section."""
+Section = tuple[str, Sequence[Row]]
 
-EXTRA_ROWS = {
-    "Search bar": [("enter down tab", "Search and go to the list")],
-    "Everywhere": [("ctrl+p", "Command palette (all commands, theme)"), ("ctrl+q", "Quit")],
+SHEET: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "Most used",
+        (
+            "browse.search", "list.open", "browse.star", "browse.read", "browse.next_unread",
+            "browse.previous_unread", "browse.filter_all", "browse.filter_unread", "browse.filter_starred",
+            "browse.similar", "browse.leave_similar", "browse.sort", "browse.undo", "browse.mark_all",
+            "browse.copy",
+        ),
+    ),
+    (
+        "Moving",
+        (
+            "list.down", "list.up", "list.first", "list.last", "list.page_down", "list.page_up",
+            "detail.down", "detail.up", "detail.top", "detail.bottom", "detail.page_down", "detail.page_up",
+            "browse.switch", "detail.back", "detail.page", "panes.grow", "panes.shrink",
+        ),
+    ),
+    ("Search bar", ("search.enter", "search.clear", "search.leave", "browse.suggestion")),
+    ("Everywhere", ("browse.help", "browse.quit", "app.palette", "app.quit")),
+)  # fmt: skip
+"""The help sheet's sections, most used keys first; a binding not named here is added to its owner's."""
+
+OWNER_SECTION = {
+    "Paper list": "Moving",
+    "Paper detail": "Moving",
+    "Panes": "Moving",
+    "Search bar": "Search bar",
+    "Everywhere": "Most used",
 }
+"""The section for an owner's bindings that SHEET omits (owners titled as `BrowseScreen.binding_owners`)."""
+EXTRA_ROWS = {
+    "search.enter": ("⏎ ↓ tab", "Go to the list"),
+    "app.palette": ("ctrl+p", "Command palette"),
+    "app.quit": ("ctrl+q", "Quit"),
+}
+"""Keys that have no described binding of their own on the owners (Textual's, or plumbing twins)."""
+FOLDED = frozenset(
+    {"detail.down", "detail.up", "detail.top", "detail.bottom", "detail.page_down", "detail.page_up"}
+)
+"""Detail keys left out when they are the list's moving keys (the usual case); SAME_KEYS_NOTE says so."""
+SAME_KEYS_NOTE = "also scroll the paper"
 
 
 def declared(owner: Widget) -> list[Binding]:
@@ -27,17 +67,45 @@ def declared(owner: Widget) -> list[Binding]:
 
 def keys_for(owner: Widget, binding: Binding) -> str:
     """The keys bound now, after any user keymap, shown the way the footer shows them."""
-    live = owner._bindings.key_to_bindings.items()
+    bindings = owner._bindings.copy()
+    bindings.apply_keymap(owner.app._keymap)  # as Screen._binding_chain does: the keymap is applied on use
+    live = bindings.key_to_bindings.items()
     keys = [key for key, bound in live if any(b.id == binding.id for b in bound)] or binding.key.split(",")
     return " ".join(owner.app.get_key_display(Binding(key, binding.action)) for key in keys)
 
 
 def help_sections(owners: Iterable[Owner]) -> list[Section]:
+    """The key sheet: SHEET's sections in its order; a binding SHEET does not name joins its owner's section.
+
+    Within a section a row whose keys repeat an earlier row's (the detail pane scrolls with the list's
+    moving keys) is folded into a note, so the sheet stays one screen at 80x24.
+    """
+    named = {binding_id for _title, ids in SHEET for binding_id in ids}
+    rows: dict[str, Row] = dict(EXTRA_ROWS)
+    unnamed: dict[str, list[Row]] = {}
+    for owner_title, owner in owners:
+        for binding in declared(owner):
+            row = (keys_for(owner, binding), binding.description)
+            if binding.id is not None and binding.id in named and binding.id not in rows:
+                rows[binding.id] = row
+            else:
+                unnamed.setdefault(OWNER_SECTION.get(owner_title, owner_title), []).append(row)
     sections: list[Section] = []
-    for title, owner in owners:
-        rows = [(keys_for(owner, binding), binding.description) for binding in declared(owner)]
-        sections.append((title, [*EXTRA_ROWS.get(title, []), *rows]))
-    return sections
+    for title, ids in SHEET:
+        listed: list[Row] = []
+        folded = False
+        for binding_id in (binding_id for binding_id in ids if binding_id in rows):
+            row = rows[binding_id]
+            if binding_id in FOLDED and any(row[0] == keys for keys, _description in listed):
+                # The same keys as a row above: one note, where the first of them would have been, says so.
+                listed += [] if folded else [("", SAME_KEYS_NOTE)]
+                folded = True
+            else:
+                listed.append(row)
+        listed += unnamed.pop(title, [])
+        if listed:
+            sections.append((title, listed))
+    return sections + list(unnamed.items())
 
 
 def commands(owners: Iterable[Owner]) -> Iterable[SystemCommand]:

@@ -23,7 +23,7 @@ def run_reader(args: argparse.Namespace) -> int:
         args: the parsed command line; only the shared --listings/--index-dir/--data-dir are read.
 
     Returns:
-        The exit code: 0 after a normal quit.
+        The exit code: 0 after a normal quit, 128 + N after signal N or a hangup (see tui/session.py).
     """
     from index.library import Library
 
@@ -37,12 +37,13 @@ def run_reader(args: argparse.Namespace) -> int:
     try:
         from tui.app import make_app  # deferred: subcommands never pay for importing Textual
 
-        make_app(
+        app = make_app(
             library, mark_read_delay=config.mark_read_delay, theme=config.theme, keymap=config.keymap
-        ).run()
+        )
+        app.run()
     finally:
         library.close()
-    return 0
+    return app.return_code or 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,8 @@
-"""`papers star/unstar/read/unread/starred/export/import`: the per-user state from the command line."""
+"""`papers star/unstar/read/unread/starred/export/import`: the per-user state from the command line.
+
+`open_state`, `known_papers`, `safe` and `describe` are shared with `index.cli.organise` (tags, notes, saved
+searches).
+"""
 
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from index.models import Paper
 from index.render.abstract import to_plain
 from index.render.sanitize import sanitize
 from index.state.store import Applied, StateError
+from index.state.tags import TagNameError, normalize_tag
 from index.state.transfer import (
     NOT_LISTED,
     Described,
@@ -25,7 +30,7 @@ from index.state.transfer import (
     Which,
     first_sentence,
     iso,
-    parse_export,
+    parse_document,
     select,
     to_csv,
     to_json,
@@ -33,7 +38,7 @@ from index.state.transfer import (
 )
 
 
-def _open_state(library: Library, *, writing: bool) -> None:
+def open_state(library: Library, *, writing: bool) -> None:
     """Open the store now, so its warnings come before any output; refuse early when it cannot be written."""
     read_only = library.state_read_only  # opens the store
     if writing and read_only:
@@ -42,7 +47,7 @@ def _open_state(library: Library, *, writing: bool) -> None:
     cli_common.warn(library.take_notices())
 
 
-def _known_papers(library: Library, wanted: Sequence[str]) -> dict[str, Paper]:
+def known_papers(library: Library, wanted: Sequence[str]) -> dict[str, Paper]:
     """Resolve every id (or unique prefix, as `papers show` takes) before changing any of them."""
     catalog = library.read_listings()
     by_id = {paper.id: paper for paper in catalog.papers}
@@ -53,24 +58,24 @@ def _known_papers(library: Library, wanted: Sequence[str]) -> dict[str, Paper]:
     return found
 
 
-def _safe(text: str) -> str:
+def safe(text: str) -> str:
     """Listing text is untrusted: no escape sequences or controls reach the terminal or an export."""
     return sanitize(text)
 
 
-def _describe(paper: Paper, *, sentence: bool = True) -> Described:
+def describe(paper: Paper, *, sentence: bool = True) -> Described:
     """Display-safe headline, venue and (rendering the abstract, so only when needed) its first sentence."""
-    venue = _safe(paper.venue) if paper.venue else None
-    first = first_sentence(_safe(to_plain(paper.abstract))) if sentence else ""
-    return Described(_safe(paper.headline), venue, first, paper.year)
+    venue = safe(paper.venue) if paper.venue else None
+    first = first_sentence(safe(to_plain(paper.abstract))) if sentence else ""
+    return Described(safe(paper.headline), venue, first, paper.year)
 
 
 def _change(verb: str, act: Callable[[Library, list[str]], Applied]) -> cli_common.Handler:
     def handler(args: argparse.Namespace) -> int:
         with cli_common.open_library(args) as library:
-            papers = _known_papers(library, args.ids)
+            papers = known_papers(library, args.ids)
             ids = list(papers)
-            _open_state(library, writing=True)
+            open_state(library, writing=True)
             try:
                 applied = act(library, ids)
             except StateError as error:
@@ -78,7 +83,7 @@ def _change(verb: str, act: Callable[[Library, list[str]], Applied]) -> cli_comm
         changed = set(applied.changed)
         for paper_id in ids:
             note = "" if paper_id in changed else " (already)"
-            print(f"{verb}{note}  {paper_id}  {_safe(papers[paper_id].headline)}")
+            print(f"{verb}{note}  {paper_id}  {safe(papers[paper_id].headline)}")
         return 0
 
     return handler
@@ -86,14 +91,14 @@ def _change(verb: str, act: Callable[[Library, list[str]], Applied]) -> cli_comm
 
 def _starred(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
-        _open_state(library, writing=False)
+        open_state(library, writing=False)
         starred = library.starred()
         papers = {paper.id: paper for paper in library.read_listings().papers} if starred else {}
     if args.json:
         rows = []
         for paper_id, at in starred:
             paper = papers.get(paper_id)
-            info = _describe(paper, sentence=False) if paper else None
+            info = describe(paper, sentence=False) if paper else None
             rows.append(
                 {
                     "id": paper_id,
@@ -107,7 +112,7 @@ def _starred(args: argparse.Namespace) -> int:
         return 0
     for paper_id, at in starred:
         paper = papers.get(paper_id)
-        info = _describe(paper, sentence=False) if paper else None
+        info = describe(paper, sentence=False) if paper else None
         venue = f"  ({info.venue_label})" if info and info.venue_label else ""
         print(f"{paper_id}  {iso(at)}  {info.headline if info else NOT_LISTED}{venue}")
     return 0
@@ -115,18 +120,24 @@ def _starred(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     which: Which = args.which
+    try:
+        tag = None if args.tag is None else normalize_tag(args.tag)
+    except TagNameError as error:
+        raise CommandError(str(error)) from None
     with cli_common.open_library(args) as library:
-        _open_state(library, writing=False)
-        records = select(library.records(), which)
+        open_state(library, writing=False)
+        records = select(library.records(), which, tag)
+        # A selection (--starred, --read, --tag) is a list to read, not a copy of the store to import.
+        saved = library.search_records() if which == "all" and tag is None else []
         papers = {paper.id: paper for paper in library.read_listings().papers} if records else {}
-    described = {record.id: _describe(papers[record.id]) for record in records if record.id in papers}
+    described = {record.id: describe(papers[record.id]) for record in records if record.id in papers}
     now = time.time()
     if args.format == "json":
-        sys.stdout.write(to_json(records, described, now))
+        sys.stdout.write(to_json(records, described, now, saved))
     elif args.format == "csv":
         sys.stdout.write(to_csv(records, described))
     else:
-        sys.stdout.write(to_markdown(records, described, which, now))
+        sys.stdout.write(to_markdown(records, described, which, now, tag))
     return 0
 
 
@@ -144,17 +155,22 @@ def _read_import(path: Path) -> str:
 def _import(args: argparse.Namespace) -> int:
     path: Path = args.file
     try:
-        records = parse_export(_read_import(path))
+        document = parse_document(_read_import(path))
     except ImportFormatError as error:
         raise CommandError(f"{path}: {error}; nothing was imported") from None
     with cli_common.open_library(args) as library:
-        _open_state(library, writing=True)
+        open_state(library, writing=True)
         try:
-            applied = library.merge(records, f"import {path.name}")
+            applied = library.merge(document.papers, f"import {path.name}", document.saved)
         except StateError as error:
             raise CommandError(str(error)) from None
-    noun = "paper" if len(records) == 1 else "papers"
-    print(f"imported {path}: {len(records)} {noun} read, {len(applied.changed)} changed")
+    count = len(document.papers)
+    summary = (
+        f"imported {path}: {count} {'paper' if count == 1 else 'papers'} read, {len(applied.changed)} changed"
+    )
+    if document.saved:
+        summary += f"; {len(document.saved)} saved searches read, {len(applied.searches)} changed"
+    print(summary)
     return 0
 
 
@@ -172,10 +188,13 @@ def _export_arguments(parser: argparse.ArgumentParser) -> None:
     )
     which.add_argument("--read", dest="which", action="store_const", const="read", help="read papers")
     parser.add_argument(
+        "--tag", metavar="NAME", help="only papers with this tag (markdown: a reading list of them)"
+    )
+    parser.add_argument(
         "--format",
         choices=("json", "markdown", "csv"),
         default="json",
-        help="json (for `papers import`, the default), markdown (notes) or csv",
+        help="json (for `papers import`, the default), markdown (notes) or csv; all carry tags and notes",
     )
     parser.set_defaults(which="all")
 
@@ -206,12 +225,12 @@ def register(subparsers: cli_common.Subparsers, common: argparse.ArgumentParser)
     add(
         "export",
         _export,
-        "write stars and read marks to stdout, to move them between machines",
+        "write stars, read marks, tags, notes and saved searches to stdout, to move them between machines",
         arguments=_export_arguments,
     )
     add(
         "import",
         _import,
-        "merge a JSON export: newest change wins per paper and field",
+        "merge a JSON export: newest change wins per paper and field, tag, note and saved search",
         arguments=_import_arguments,
     )

@@ -4,24 +4,24 @@ from __future__ import annotations
 
 import re
 
+from index.headline.compress import GERUND_NOUNS, compressed
+
 PARENTHESES = re.compile(r"\s*\([^()]{0,200}\)")
+_CITED_BY = re.compile(r" by (?:\([^()]{0,80}\d{4}[a-z]?\)|\[[^\[\] ]{3,60}\]) ")
 _SQUARE = re.compile(r"\s*\[[^\[\]]{0,80}\]")
 # The regex tries its 13 words at every position, 5x slower than first checking that one of them is there.
 _FILLER_WORDS: tuple[str, ...] = ("novel", "new", "simple", "first", "systematic", "unified", "principled")
 _FILLER_WORDS += ("highly", "significantly", "extensive", "comprehensive", "designed")
 _FILLER = re.compile(
-    r"\b(?:novel|new|simple yet (?:effective|efficient)|simple|first|systematic|unified|principled|"
-    r"highly|significantly|extensive|comprehensive|designed(?= for))(?:\s*,|\s+(?:and|or|yet|but))?\s+",
+    r"\b(?:for the first time|novel|new(?!\s+(?:domains?|tasks?|classes|languages?|environments?|users|"
+    r"categories|concepts|prompts|settings|data)\b)|simple yet (?:effective|efficient)|simple|first|"
+    r"systematic|unified|"
+    r"principled|highly|significantly|extensive|comprehensive|designed(?= for))"
+    r"(?:\s*,|\s+(?:and|or|yet|but))?\s+",
     re.IGNORECASE,
 )
 # An aside between dashes ("methods - yet practical - for ...") interrupts the phrase a headline needs.
 _ASIDE = re.compile(r"\s+(?:-{1,2}|–|—)\s*[^-–—.;]{1,60}?\s*(?:-{1,2}|–|—)\s+|—[^—.;]{1,60}—")
-# Headline style drops articles, possessives and an adverb before its verb ("correctly identifying").
-# (On one-spaced text, starting with the literal space: a lookbehind would be 5x slower.)
-_ARTICLE = re.compile(r" (?:a|an|the|(?:their|its)(?! own\b)) (?=[a-z])")
-_ADVERB = re.compile(
-    r" (?!(?:early|family|supply|apply|reply|rely|assembly|anomaly)\b)[a-z]{3,}ly(?= [a-z]+(?:ing|ed)\b)"
-)
 # Left over at the start of a gist once its subject and filler are gone: "and efficient encoding".
 _STRAY = re.compile(r"^(?:(?:and|or|but|yet|,)\s+)+", re.IGNORECASE)
 # Whoever makes the claim is not what the paper is about: "We give ...", "This work leverages ...".
@@ -46,6 +46,36 @@ _CONDENSE_SPAN = 400
 _TAIL = re.compile(
     r"[,:;\s](?:(?:(?<=[,:;])|(?<=\s)[–—])\s+\S+(?:\s+\S+){0,3}|(?<=\s)(?:that|which)\s+\S+(?:\s+\S+)?)$"
 )
+# Words that start the next phrase: a relative clause, a purpose, a prepositional modifier or a verb
+# (never "of", which binds its noun, nor "and", which may be half of "between A and B").
+_BOUNDARY_WORDS = frozenset(
+    re.findall(
+        r"\S+",
+        "that which where whose while whereby for in on with using via by from through under across without "
+        "within including at over against toward towards is are can could may might should will would must "
+        "has have does do requires remains needs yields achieves outperforms improves enables allows leads "
+        "shows based",
+    )
+)
+# A verb that joins two things, with no second thing after it yet: the cut must not fall before it.
+_PAIRING = re.compile(
+    r"\b(?:combin|integrat|fus|merg|coupl|pair|bridg|connect|align|compar|distinguish|separat|unif)[a-z]*"
+    r"(?:\s(?!(?:with|and|to|from|between)\b)\S+){1,8}$"
+)
+_SECOND_HALF = frozenset(("with", "and", "to", "from", "into"))
+_SEGMENT = re.compile(r"[,;:] ")
+# A pair whose second half the cut would lose: "between A [and B]", "both A [and B]", "from A [to B]".
+_OPEN_PAIR = re.compile(r"\b(?:between|both|either|neither|whether)\b")
+# Nouns that mean nothing without their "of"/"between" phrase: a cut must not end on one.
+_RELATIONAL = frozenset(
+    re.findall(
+        r"\S+",
+        "interplay relationship relationships relation relations impact effect effects role stability "
+        "ability capability gap trade-off tradeoff difference differences connection connections link "
+        "influence importance use usage behavior behaviour dynamics nature properties structure extent "
+        "degree",
+    )
+)
 # Words a cut headline must not end on.
 _DANGLING = frozenset(
     re.findall(
@@ -53,7 +83,7 @@ _DANGLING = frozenset(
         "a an the of and or for with in on to by from as at via that which its their our is are be into "
         "over under between using while where when both either not than this these such each any whose "
         "who can to through based without within across including toward towards against among per e.g "
-        "i.e but nor so requires require based if has have had how what why",
+        "i.e but nor so requires require based if has have had how what why given",
     )
 )
 
@@ -64,7 +94,7 @@ _ADJECTIVES = frozenset(
     re.findall(
         r"\S+",
         "approximate explicit implicit efficient effective robust general various several different many "
-        "more most new novel key high low large small better accurate simple scalable",
+        "more most new novel key high low large small better best accurate simple scalable",
     )
 )
 _NEEDS_COMPLEMENT = frozenset(("capable", "able", "suitable", "amenable", "applicable", "comparable"))
@@ -92,6 +122,8 @@ def condense(text: str) -> str:
     if len(text) > _CONDENSE_SPAN:  # what a headline can show, plus room for what condensing removes
         cut = text.rfind(" ", 0, _CONDENSE_SPAN)
         text = text[: cut if cut > 0 else _CONDENSE_SPAN]
+    if " by (" in text or " by [" in text:  # "proposed by [papini2018] for RL": the citation and its "by" go
+        text = _CITED_BY.sub(" ", text)
     if "(" in text:
         text = PARENTHESES.sub("", text)
     if "[" in text:
@@ -165,6 +197,136 @@ def _drop_cut_phrase(words: list[str], following: list[str]) -> None:
             return
 
 
+def _shortest_head(text: str, limit: int) -> str:
+    """The phrase cut that keeps most of what follows the head noun phrase, dropping its modifiers if needed.
+
+    "HoloGene: INR framework for estimating 3D gene-expression fields" says more than "HoloGene:
+    anisotropic conditional INR framework": what a thing is for beats how it is qualified.
+    """
+    whole = _phrase_cut(text, limit)
+    words = text.split(" ")
+    start = 1 if words[0].endswith(":") else 0
+    end = start
+    while end < len(words) and words[end] not in _HEAD_END and words[end][-1:] not in ",;:":
+        end += 1
+    kept = len(whole.split(" ")) if whole else 0
+    if kept > end or end - start < 3 or end >= len(words) - 1:
+        return whole  # the cut already keeps a complement, or the head has nothing to give up
+    best, best_gain = whole, 0
+    for drop in range(1, min(3, end - start - 2) + 1):
+        modifier = words[start + drop - 1]
+        if not modifier.replace("-", "").isalpha() or not modifier.islower() or modifier in _PREPOSITIONS:
+            break  # a name, a number or a preposition is not a modifier to drop
+        after = words[start + drop]
+        if after in ("and", "or") or (after.islower() and after.endswith(("ed", "ing"))):
+            continue  # "fast [and practical]", "geometry [inspired]": a modifier goes whole or not at all
+        shorter = " ".join(words[:start] + words[start + drop :])
+        shorter = shorter if len(shorter) <= limit else _phrase_cut(shorter, limit)
+        gain = len(shorter.split(" ")) + drop - kept if shorter else 0
+        if gain > best_gain and gain > drop:
+            best, best_gain = shorter, gain
+    return best
+
+
+_HEAD_END = _BOUNDARY_WORDS | {"to", "of"}
+
+
+def _without_hyphenated(text: str, limit: int) -> str:
+    """The whole phrase without one or two compound modifiers ("uncertainty-aware"), if that makes it fit.
+
+    A compound modifier narrows a noun the headline still names; a cut loses the noun and what follows.
+    """
+    if len(text) > limit + 40 or "-" not in text:
+        return ""
+    words = text.split(" ")
+    spare = len(text) - limit
+    dropped = 0
+    for index in range(len(words) - 2, 1, -1):
+        word, after = words[index], words[index + 1]
+        if (
+            "-" in word
+            and all(len(part) > 2 and part.isalpha() for part in word.split("-"))
+            and not _adjective(after)
+            and word.islower()
+            and after.replace("-", "").isalpha()
+            and after.islower()
+            and after not in _HEAD_END
+            and words[index - 1].lower() not in ("and", "or", "both")
+        ):
+            spare -= len(word) + 1
+            del words[index]
+            dropped += 1
+            if spare <= 0:
+                return " ".join(words)
+            if dropped == 2:
+                break
+    return ""
+
+
+def _participle(last: str, following: str) -> bool:
+    """Whether `following` opens a participial modifier ("engine [explaining variation ...]")."""
+    return (
+        len(following) > 5
+        and following.endswith("ing")
+        and following.isalpha()
+        and following.islower()
+        and following not in GERUND_NOUNS
+        and last.isalpha()
+        and not last.endswith(("al", "ic", "ive", "ous", "ful", "able", "ible", "ary", "less"))  # adjectives
+        and last.lower() not in _DANGLING
+        and last.lower() not in _COPULAS
+    )
+
+
+def _phrase_cut(text: str, limit: int) -> str:
+    """The longest prefix that ends where a phrase does: before a relative clause, a purpose, a modifier.
+
+    A cut there drops whole phrases ("GenZ: hybrid model [that turns ...]") instead of half of one
+    ("... the interplay between gender representation [and ...]"). Empty when no such cut keeps enough.
+    Scans words from the limit backwards and stops at the first good cut: the longest is the one wanted.
+    """
+    words = text[: limit + 40].split(" ")  # the words up to the limit, and the one after them
+    for count in range(len(words) - 1, 2, -1):
+        kept_words = words[:count]
+        following = words[count]
+        last = kept_words[-1]
+        if last[-1:] == ":":
+            continue  # "Field: [what the paper does]": the label alone says nothing
+        if last[-1:] in ",;":
+            pass  # a comma ends a phrase
+        elif (
+            following not in _BOUNDARY_WORDS
+            and not (following == "to" and count + 1 < len(words) and words[count + 1].isalpha())
+            and not _participle(last, following)
+        ):
+            continue
+        kept = " ".join(kept_words).rstrip(" ,;:–—-")
+        if len(kept) > limit:
+            continue
+        if len(kept) < limit * 0.45:
+            return ""
+        if _bad_cut(kept, kept.rsplit(" ", 1)[-1], following, comma=last[-1:] in ",;:"):
+            continue
+        return kept
+    return ""
+
+
+def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
+    """Whether a cut after `last` leaves something dangling: a function word, half a pair, a fragment."""
+    last = last.lower()
+    if last in _DANGLING or _adjective(last) or _OPEN_PAIR.search(kept[-40:]) or last in _RELATIONAL:
+        return True  # "to investigate the interplay [between ...]": a relation without its terms
+    if kept.count("(") != kept.count(")") or kept.count("[") != kept.count("]"):
+        return True
+    if following in _SECOND_HALF and _PAIRING.search(kept[-90:]):
+        return True  # "framework that combines dynamic routing [with ...]": what it combines it with is lost
+    segment = _SEGMENT.split(kept)[-1]
+    if segment != kept and (segment.count(" ") <= 1 or segment.endswith(("i.e.", "e.g."))):
+        return True  # "..., focusing [on ...]", "..., unmodified [...]": a fragment, not an appositive
+    # "a mechanism motivated [by ...]": the participle lost its complement
+    return last.endswith("ed") and not comma and kept.rsplit(" ", 2)[-2].lower() not in _COPULAS
+
+
 def capitalize(text: str) -> str:
     """Upper-case the first letter, unless the first word is a coined name with its own case ("ddCRP")."""
     first = text.split(" ", 1)[0].split("-", 1)[0]
@@ -186,14 +348,17 @@ def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
         before = len(words)
         _drop_dangling(words)  # a clause cut upstream ("... problem and its") dangles as badly as a short one
         return text if len(words) == before else " ".join(words).rstrip(" ,;:–—-")
-    terse = _ARTICLE.sub(" ", text) if len(text) < 2 * max_len and not ellipsis else text
-    if len(terse) > max_len and not ellipsis:
-        terse = _ADVERB.sub("", terse)
-    if len(terse) <= max_len and not ellipsis:
-        return terse  # headline style drops articles (then adverbs) before it drops the end of a phrase
+    terse = text if ellipsis else compressed(text, max_len)
+    if not ellipsis and len(terse) <= max_len:
+        return terse  # headline style drops articles, adverbs and wordiness before the end of a phrase
+    if not ellipsis and (whole := _without_hyphenated(terse, max_len - question)):
+        return whole + "?" if question else whole
+    if not ellipsis and (whole := _shortest_head(terse, max_len - question)):
+        return whole + "?" if question else whole
     if " " not in text[:max_len]:
         return trim(text[: max_len - 1]) + "…"
     limit = max_len - 1 if ellipsis else max_len
+    text = text if ellipsis else terse  # a made-up headline has already dropped its articles for room
     words = text[: limit + 1].split(" ")
     if len(words) > 1:
         words = words[:-1] if len(" ".join(words)) > limit else words

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-import bisect
 import re
 
+from index.headline.claims import VERBS, active, best_claim, claims_by_sentence
+from index.headline.claims import claims as find_claims
+from index.headline.claims import sentences as split_sentences
 from index.headline.fit import JUNK, UNTITLED, capitalize, condense, fit, without_claimant
+from index.headline.phrase import as_headline
+from index.headline.quality import (
+    LATEX_LEFTOVER,
+    acronym_only,
+    ends_dangling,
+    fold_ligatures,
+    generic,
+    normalize,
+)
 from index.headline.topic import about, expansion_of, is_generic, topic
 from index.render.sanitize import sanitize
 
@@ -13,54 +24,6 @@ from index.render.sanitize import sanitize
 # unbroken 25 KB token) as cheap as a normal one, and every repeat below is bounded for the same reason.
 _SCAN = 1500
 _SCAN_MAX = 3000
-# A sentence ends at ". " before a capital, a digit or an opening mark, unless the word before the period
-# is an abbreviation ("e.g. Adam") or an initial ("J. Smith"). The patterns start with their literal ". "
-# so the regex engine jumps between candidates like str.find, and the lookbehinds run only there.
-_ABBREVIATIONS = ("e.g.", "i.e.", "al.", "vs.", "cf.", "Fig.", "Eq.", "resp.", "approx.", "etc.")
-_NEXT = r"(?=[A-Z0-9\"“(\[])"
-_PERIOD = re.compile(
-    r"\. " + "".join(rf"(?<! {re.escape(word)} )" for word in _ABBREVIATIONS) + r"(?<! [A-Z]\. )" + _NEXT
-)
-_QUESTION = re.compile(r"[?!] " + _NEXT)
-_VERBS = {
-    "propose": 5,
-    "introduce": 5,
-    "present": 5,
-    "develop": 4,
-    "design": 4,
-    "contribute": 4,
-    "build": 4,
-    "construct": 4,
-    "release": 4,
-    "formulate": 3,
-    "derive": 3,
-    "establish": 3,
-    "provide": 3,
-    "study": 2,
-    "investigate": 2,
-    "analyze": 2,
-    "analyse": 2,
-    "examine": 2,
-    "explore": 2,
-    "revisit": 2,
-    "uncover": 2,
-    "identify": 2,
-    "argue": 1,
-    "show": 1,
-    "prove": 1,
-    "demonstrate": 1,
-    "find": 1,
-    "recast": 3,
-    "reframe": 3,
-    "interpret": 3,
-    "view": 3,
-    "cast": 3,
-    "use": 2,
-    "give": 3,
-    "offer": 3,
-    "describe": 2,
-    "consider": 1,
-}
 # "We use X to provide Y": Y is the contribution and X the means.
 _MEANS = re.compile(
     r"^([^,;]{3,90}?)\s+to\s+(?:provide|build|develop|design|derive|construct|obtain|give|create|devise|"
@@ -72,35 +35,29 @@ _BY = re.compile(
     r",?\s+by\s+(?:showing|proving|developing|designing|introducing|proposing|presenting|deriving|"
     r"constructing|establishing|providing|giving)\s+(?:that\s+)?(?=\S{2})"
 )
-# "We also ...", "Finally, we ..." state a side result.
-_SECONDARY = re.compile(r"[afm](?<!\w[afm])(?:lso|urther|dditionally|inally|oreover)\b", re.IGNORECASE)
-# "In this paper, we ..." and "Here, we ..." mark the sentence the authors chose to state the paper in.
-_MAIN = re.compile(r"^(?:In this (?:paper|work)|Here|This (?:position )?(?:paper|work))\b")
-_FORMS = {verb + suffix: verb for verb in _VERBS for suffix in ("", "s", "es", "d", "ed")}
-_FORMS |= {"studies": "study", "studied": "study", "found": "find", "built": "build", "shown": "show"}
-# Who makes a claim ("we propose", "this paper argues", "... and introduce"), past the adverbs that may sit
-# between subject and verb ("we further show"). str.find jumps to each subject (3x faster than a regex
-# scan) and one anchored match per subject checks the rest in C; a single regex searching for all subjects
-# has no literal start and is 2-3x slower.
-_ADVERBS = r"(?:(?:[a-z]+ly|further|also|then|first|thus|therefore|instead|now|here|are the first to) ){0,3}"
-_VERB_FORMS = "|".join(sorted(_FORMS, key=len, reverse=True))
-_CLAIM_PATTERNS = tuple(
-    (subject, re.compile(rf"(?<![^\W_]){subject}{nouns}{_ADVERBS}({_VERB_FORMS})[\s,:]+"))
-    for subject, nouns in (
-        ("we ", ""),
-        ("this ", "(?:position )?(?:paper|work) "),
-        ("our ", "(?:work|paper) "),
-        ("and ", ""),  # "..., and introduce": the subject is further back
-    )
+# "we relax this assumption by discovering X": the activity is the gist, "Discovering X".
+_BY_DOING = re.compile(r",?\s+by\s+(?=[a-z]{3,}ing\s)")
+# A line-end hyphen inside a lower-case word ("knowl- edge"), as quality.SPLIT_WORD finds it but starting
+# with its literal "- ", so the regex engine jumps between candidates instead of trying every position.
+_LINE_BREAK = re.compile(
+    r"- (?<=[a-z]{2}- )(?!(?:and|or|to|as|but|nor|vs|of|the|in|on|for|with|based)\b)(?=[a-z]{2,}\b)"
 )
+_PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
 _THAT = re.compile(r"^(?:[^.;]|\.(?=\S)){0,200}?\bthat\s+")
 # Every branch starts with one character class so the regex engine can skip ahead to a candidate: 4x faster.
 _CLAUSE_END = re.compile(
     r"[\s,](?:\s*(?:with which|in which|by which|whereby|whose)\s|\s+(?:which|where|including|such as)\s"
     r"|\s*and\s+(?:we\s|(?:\w+ly\s+)?(?:"
-    + "|".join(_VERBS)
+    + "|".join(VERBS)
     + r"|analy[sz]e|evaluate|use|apply|train|compare|obtain|achieve|validate|conduct|test|make|report"
     r"|discuss|highlight|outline|suggest|conclude|assess|leverage|employ|perform|measure|quantify)\b))"
+)
+# After ", which": a verb saying what the thing does ("learns", "allows", "can"), not "is shown in".
+_DOES_WHAT = re.compile(r"(?:can |(?:\w+ly )?(?!is\b|was\b|has\b)[a-z]{3,}(?<!ss)s )(?!been\b)")
+# The kind of thing a name is, when what follows says more: "(FGCL) framework for X" -> "FGCL: ... for X".
+_KIND = re.compile(
+    r"^(?:framework|method|model|approach|algorithm|architecture|technique|network|scheme)\s+"
+    r"(?=(?:for|to|that|via|of|on|with|based)\s)"
 )
 _MEANS_WORDS = frozenset(("using", "via", "with", "by", "through", "employing", "leveraging"))
 _INFINITIVE = re.compile(r"\bto [a-z]+$")
@@ -120,8 +77,29 @@ _NAMED_AFTER = re.compile(
 )
 _CALLED_WORDS = ("called", "dubbed", "named", "termed", "coined", "denoted")
 _YIELD_WORDS = ("yield", "lead to", "result in", "give rise")
+# The capitalized words that make a called name: "DualNet", "Composite Adversarial Attack".
+_CAPITALIZED = re.compile(r"[A-Z0-9][^\s]*(?:\s+[A-Z0-9][^\s]*)*")
 _CALLED = re.compile(
     r"\b(?:called|dubbed|named|termed|coined|denoted)\s+(?:the\s+|as\s+)?[`'‘“\"]?([^`'’”\",.;:()]{2,60})"
+)
+_TITLED = re.compile(r"((?:[A-Z][a-z]+(?:-[A-Za-z]+)?\s){1,3}[A-Z][a-z]+(?:-[A-Za-z]+)?)(?=,\s+(?:a|an)\s)")
+# "a ... approach, namely DisCup, which ...": the kind first, then the name it goes by.
+_KIND_THEN_NAME = re.compile(
+    r"(?:(?:a|an|the)\s+)?(?:novel\s+|new\s+)?([^,.;()]{3,60}?),\s+(?:namely\s+|called\s+|dubbed\s+|named\s+)?("
+    + _NAME
+    + r")(?=\s*(?:[,.;:(]|$|\s+(?:which|that)\b))"
+)
+_WHICH_DOES = re.compile(
+    r"\s*(?:\([^()]{0,40}\))?\s*,?\s*(?:(?:which|that)\s+|(?=(?:to|for)\s))([^.;]{3,200})"
+)
+# What may stand between a claim's verb and the name it coins: articles, filler, the kind of thing it is.
+_LEAD = re.compile(
+    r"\s*(?:(?:a|an|the|novel|new|simple|general|generic|unified|efficient|effective|first|so-called|called|"
+    r"named|termed|dubbed|framework|method|model|approach|algorithm|system|technique)\b[\s,:]*)*"
+)
+# A name followed by what it does or what it is for: that goes into the headline with it.
+_CONTINUES = re.compile(
+    r"\s*,?\s+(?:on|for|in|of|with|under|that|to|by|via|using|based on|as|from|through|which|where)\s"
 )
 _ACRONYM = re.compile(r"\(([A-Za-z][A-Za-z0-9-]{0,20}[A-Z][A-Za-z0-9-]{0,10}|[A-Z]{2,}s?)\)")
 
@@ -143,82 +121,70 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     if len(text) > _SCAN:  # finish the sentence the scan would cut: it may be the one stating the paper
         end = text.find(". ", _SCAN)
         text = text[: end + 1] if end > 0 else text
-    if not text.isprintable() or "  " in text or text[:1] == " " or text[-1:] == " ":
+    if not _printable(text) or "  " in text or text[:1] == " " or text[-1:] == " ":
         text = sanitize(text)  # already clean when it comes from render.to_plain, the usual caller
+    text = fold_ligatures(text)
+    if "emph" in text or "textbf" in text or "textit" in text:
+        text = LATEX_LEFTOVER.sub("", text)  # "\emphGaussian" rendered without its macro: "emphGaussian"
     if not text.strip(JUNK):
         return UNTITLED
     text = text.strip()
-    sentences, starts = _sentences(text)
-    claims = _claims_by_sentence(text, starts)
-    best = _best_claim(sentences, claims)
+    if "- " in text:
+        text = _LINE_BREAK.sub("", text)  # "We pro- pose": a claim split by a line-end hyphen
+    text = active(text)
+    sentences, starts = split_sentences(text)
+    claims = claims_by_sentence(text, starts)
+    best = best_claim(sentences, claims)
     names = _names(text, sentences, claims, best)
     gist = _gist(sentences, best)
     if names:
-        label, expansion, description = names
-        if description.startswith("+"):
-            body = f"{expansion} {description[1:]}".strip()
-        elif description.startswith("which ") and not expansion:
-            return fit(f"{label} {condense(_object(description[6:]))}", max_len, ellipsis=False)
-        else:
-            body = ", ".join(part for part in (expansion, _object(description)) if part)
+        return _finish(_named(names, sentences, gist, max_len), max_len)
+    line = as_headline(without_claimant(about(sentences[0], as_headline(condense(gist)))))
+    return _finish(fit(capitalize(line), max_len, ellipsis=False), max_len)
+
+
+def _printable(text: str) -> bool:
+    """str.isprintable, for ASCII text by deleting the printable bytes: 3x fewer instructions."""
+    if text.isascii():
+        return not text.encode("ascii").translate(None, _PRINTABLE_ASCII)
+    return text.isprintable()
+
+
+def _finish(line: str, max_len: int) -> str:
+    """The line in NFKC without extraction debris; refitted in the rare case that made it longer."""
+    line = normalize(line)
+    return line if len(line) <= max_len else fit(line, max_len, ellipsis=False)
+
+
+def _named(names: tuple[str, str, str], sentences: list[str], gist: str, max_len: int) -> str:
+    """`NAME: what it is and does`; when the expansion leaves no room for what it does, without it."""
+    label, expansion, description = names
+    if description.startswith("+"):
+        bodies = [f"{expansion} {description[1:]}".strip()]
+        bare = _KIND.sub("", description[1:], count=1)
+        if expansion and bare != description[1:]:  # "Fuzzy ... Learning [framework] for X": the kind can go
+            bodies.append(f"{expansion} {bare}")
+    elif description.startswith("which ") and not expansion:
+        return fit(f"{label} {condense(_object(description[6:]))}", max_len, ellipsis=False)
+    else:
+        what = _object(description)
+        bodies = [", ".join(part for part in (expansion, what) if part)]
+        if expansion and what:
+            bodies.append(what)  # "CPM: framework that casts simulation as ...", not "CPM: Compositional ..."
+    first = ""
+    for body in bodies:
         body = condense(body or gist.replace(label, "", 1))
-        if body and not expansion and is_generic(body) and (field := topic(sentences[0])):
-            body = f"{body} for {field if field[1:2].isupper() else field.lower()}"
-        return fit(f"{label}: {body}" if body else label, max_len, ellipsis=False)
-    return fit(capitalize(without_claimant(about(sentences[0], condense(gist)))), max_len, ellipsis=False)
-
-
-def _sentences(text: str) -> tuple[list[str], list[int]]:
-    """The sentences of a one-spaced text, and where each starts in it."""
-    ends = [match.start() + 1 for match in _PERIOD.finditer(text)]
-    if "?" in text or "!" in text:  # one character: str.find runs at memchr speed
-        ends = sorted(ends + [match.start() + 1 for match in _QUESTION.finditer(text)])
-    out: list[str] = []
-    starts = [0]
-    for stop in ends:
-        out.append(text[starts[-1] : stop])
-        starts.append(stop + 1)
-    out.append(text[starts[-1] :])
-    return out, starts
-
-
-def _claims(text: str) -> list[tuple[int, str, int]]:
-    """(verb start, verb, end of verb and trailing space) for every "we propose"-like claim, in order."""
-    lowered = text.lower()
-    found: list[tuple[int, str, int]] = []
-    for subject, pattern in _CLAIM_PATTERNS:
-        index = lowered.find(subject)
-        while index >= 0:
-            match = pattern.match(lowered, index)
-            if match is not None:
-                found.append((match.start(1), _FORMS[match.group(1)], match.end()))
-            index = lowered.find(subject, index + 3)
-    return sorted(found) if len(found) > 1 else found
-
-
-def _claims_by_sentence(text: str, starts: list[int]) -> list[list[tuple[str, int]]]:
-    """Claims of each sentence as (verb, end offset in the sentence), found in one pass over the text."""
-    out: list[list[tuple[str, int]]] = [[] for _ in starts]
-    for position, verb, end in _claims(text):
-        index = bisect.bisect_right(starts, position) - 1
-        out[index].append((verb, end - starts[index]))
-    return out
-
-
-def _best_claim(sentences: list[str], claims: list[list[tuple[str, int]]]) -> tuple[int, str, int] | None:
-    """The sentence (and its verb match) that states the contribution most directly, earliest on ties."""
-    best: tuple[int, int, str, int] | None = None
-    for index, found in enumerate(claims):
-        sentence = sentences[index]
-        for verb, end in found:
-            weight = _VERBS[verb] + (3 if _MAIN.match(sentence) else 0)
-            if _SECONDARY.search(sentence[:end]):
-                weight -= 2
-            if verb == "argue" and sentence.startswith("This position paper"):
-                weight = 10
-            if best is None or weight > best[0]:
-                best = (weight, index, verb, end)
-    return None if best is None else best[1:]
+        spelled_out = expansion and len(body.split()) <= len(expansion.split()) + 1  # cheap before exact
+        vague = is_generic(body) if not expansion else spelled_out and acronym_only(f"{label}: {body}")
+        if body and vague:
+            field = topic(sentences[0])
+            if field and field.lower() not in body.lower():
+                body = f"{body} for {field if field[1:2].isupper() else field.lower()}"
+        line = fit(f"{label}: {body}" if body else label, max_len, ellipsis=False)
+        if len(bodies) == 1 or not (ends_dangling(line) or generic(line) or acronym_only(line)):
+            return line
+        first = first or line
+    return first
 
 
 def _names(
@@ -238,7 +204,7 @@ def _names(
         order.insert(0, first)
     for index in order:
         sentence = sentences[index]
-        at = [end for verb, end in claims[index] if _VERBS[verb] >= 3 or (best and best[2] == end)]
+        at = [end for verb, end in claims[index] if VERBS[verb] >= 3 or (best and best[2] == end)]
         if yields and any(word in sentence for word in yields):
             at += [m.end() for m in _YIELD.finditer(sentence)]
         for start in sorted(at):
@@ -255,10 +221,15 @@ def _names(
         called = _CALLED.search(sentence) if calls and any(w in sentence for w in calls) else None
         if called is not None and (index == first or _COINED.match(called.group(1))):
             name = called.group(1).strip(" `'‘’")
-            rest = sentence[: called.start()].rstrip(" ,") + sentence[called.end() :].lstrip("`'’”\" ")
-            claim = _claims(rest)
+            end = called.end()
+            capitals = _CAPITALIZED.match(name) if _COINED.match(name) else None
+            if capitals is not None and capitals.group(0) != name:  # "DualNet [aiming at ...]"
+                end = called.start(1) + called.group(1).find(name) + len(capitals.group(0))
+                name = capitals.group(0)
+            rest = sentence[: called.start()].rstrip(" ,") + sentence[end:].lstrip("`'’”\"")
+            claim = find_claims(rest)
             rest = rest[claim[0][2] :] if claim else rest
-            return capitalize(name), "", _description(sentence, called.end()) or _object(rest)
+            return capitalize(name), "", _description(sentence, end) or _object(rest)
     return None
 
 
@@ -269,6 +240,17 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
         if re.match(r"\s+(?:as|to|for)\b", rest[direct.end() :]):
             return None  # "we recast PE as ...": the name is the subject of the gist, not a contribution
         return direct.group(1), "", _description(rest, direct.end())
+    titled = _TITLED.match(rest)
+    if titled is not None:  # "We introduce Deep Sliding Shapes, a 3D ConvNet ...": a name in title case
+        return titled.group(1), "", _description(rest, titled.end())
+    kind_first = _KIND_THEN_NAME.match(rest) if "," in rest[:80] else None
+    if kind_first is not None and _COINED.match(kind_first.group(2)):  # "a spatial language model, SpaBERT"
+        does = _WHICH_DOES.match(rest, kind_first.end())
+        verb = does is not None and not does.group(1).startswith(("to ", "for "))
+        what = kind_first.group(1) + (
+            f" {'that ' if verb else ''}{does.group(1)}" if does is not None else ""
+        )
+        return kind_first.group(2), "", "a " + what
     acronyms = [m for m in _ACRONYM.finditer(rest, 0, 190) if m.start() < 160]
     labels: list[str] = []
     expansions: list[str] = []
@@ -286,8 +268,13 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
         end = match.end()
     if not labels:
         return None
+    lead = rest[: acronyms[0].start() - len(expansions[0]) - 1] if acronyms else ""
+    if not _LEAD.fullmatch(lead):
+        return (
+            None  # "a seq2seq model for automatic speech recognition (ASR)": ASR is the field, not the name
+        )
     description = _description(rest, end)
-    if not description and re.match(r"\s+(?:on|for|in|of|with|under)\s", rest[end:]):
+    if not description and _CONTINUES.match(rest, end):
         description = "+" + rest[end:].strip()
     return " and ".join(labels), " and ".join(expansions), description
 
@@ -311,7 +298,18 @@ def _description(text: str, start: int) -> str:
 def _object(text: str) -> str:
     """What a claim is about: the part after the verb, without a trailing `and prove ...` clause."""
     cut = _CLAUSE_END.search(text, 0, 400)
-    while cut is not None and _INFINITIVE.search(text, 0, cut.start()) and " and " in cut.group(0):
+    while cut is not None and (
+        (_INFINITIVE.search(text, 0, cut.start()) and " and " in cut.group(0))
+        or (
+            cut.group(0) == ", which "
+            and _DOES_WHAT.match(text, cut.end())
+            and "," not in text[: cut.start()]
+        )
+    ):
+        if (
+            cut.group(0) == ", which "
+        ):  # "X, which learns Y": what X does is the gist, kept as "X that learns Y"
+            text = f"{text[: cut.start()]} that {text[cut.end() :]}"
         cut = _CLAUSE_END.search(text, cut.end(), 400)  # "to disentangle and quantify X": one phrase
     if cut is None or len(text[: cut.start()].split()) < 4:
         return text
@@ -324,6 +322,8 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
     index, verb, end = best
     sentence = sentences[index]
     rest = sentence[end:]
+    if verb == "contribute" and rest[:3] == "to ":
+        rest = rest[3:]  # "we contribute to a ... language": what is contributed follows the "to"
     that = (
         _THAT.match(rest) if verb in ("argue", "show", "prove", "demonstrate", "find", "establish") else None
     )
@@ -336,5 +336,8 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
         return f"{means.group(2)} via {means.group(1)}"
     by = _BY.search(rest, 0, 300) if _BACK_REFERENCE.match(rest) else None
     if by is not None:  # "we extend this line of work ..., by showing an algorithm ...": the algorithm
+        return _object(rest[by.end() :])
+    by = _BY_DOING.search(rest, 0, 200) if _BACK_REFERENCE.match(rest) else None
+    if by is not None:
         return _object(rest[by.end() :])
     return _object(rest) or without_claimant(sentence)

@@ -38,8 +38,9 @@ _NOT_VERB = frozenset(
 )
 _DETERMINER = frozenset(re.findall(r"\S+", "a an the its their new"))
 _TOPIC_LEAD = re.compile(
-    r"^(?:(?:recent|rapid|significant)\s+)?(?:(?:advances|progress|developments?|research|work|studies|"
-    r"explanations|applications)\s+(?:in|on|of|for)\s+)?(?:the|a|an|most|many|some|existing|using)\s+",
+    r"^(?:(?:a|the)\s+(?:common|popular|standard|typical)\s+(?:way|approach)\s+(?:of|to)\s+|"
+    r"(?:(?:recent|rapid|significant)\s+)?(?:(?:advances|progress|developments?|research|work|studies|"
+    r"explanations|applications)\s+(?:in|on|of|for)\s+)?(?:the|a|an|most|many|some|existing|using)\s+)",
     re.IGNORECASE,
 )
 _NOT_TOPIC = frozenset(
@@ -63,6 +64,12 @@ _ROOM = 76
 _ABBREVIATION = re.compile(r" \(([A-Za-z][A-Za-z0-9-]{0,20}[A-Z][A-Za-z0-9-]{0,10}|[A-Z]{2,}s?)\)")
 _FIELD = re.compile(r"\s(?:in|for|of)\s+(.{3,50})$")
 _WHETHER = re.compile(r"whether\s+((?:\S+\s+){0,8}?)(is|are|can|could|does|do|should|will)\s+(.*)", re.I)
+_WHETHER_DOES = re.compile(
+    r"whether\s+(.{3,90}?),?\s+(improves|helps|affects|hurts|matters|transfers|generalizes|holds|works|changes|"
+    r"reduces|increases|leads|yields|causes|predicts|depends|requires|emerges|persists|scales)\b\s*(.*)",
+    re.I,
+)
+_ASIDE = re.compile(r",\s+(?:each|both|all)\s[^,]{3,40}$|,\s+(?:each|both|all)\s[^,]{3,40},")
 _WORD = re.compile(r"[\w'’-]{1,60}")
 # "X suggests that ...": X ends at a verb that reports a view; words for the view's holders are not the field.
 _REPORTING = frozenset(
@@ -157,6 +164,10 @@ def about(first_sentence: str, gist: str) -> str:
     whether = _WHETHER.match(gist)
     if whether is not None:
         return f"{capitalize(whether.group(2))} {whether.group(1)}{whether.group(3)}?"
+    whether = _WHETHER_DOES.match(gist) if gist[:8].lower() == "whether " else None
+    if whether is not None:  # "whether training on X improves Y" asks "Does training on X improve Y?"
+        subject = _ASIDE.sub("", whether.group(1))
+        return f"Does {subject} {whether.group(2)[:-1]} {whether.group(3)}?"
     generic = is_generic(gist) or _RELATIONAL.match(gist) is not None
     gives = _GIVES.match(gist) if generic else None
     if gives is not None and all(word.lower() in _GENERIC for word in gives.group(1).split()):

@@ -17,7 +17,8 @@ process may build or update the same directory meanwhile, which the next search 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from functools import lru_cache
 from itertools import compress
@@ -31,9 +32,12 @@ from index.search import snapshot
 from index.search.highlight import WordTerms, snippet
 from index.search.maintenance import IndexMaintenance, IndexUnavailable
 from index.search.models import MarkFilter, MatchSpan, SearchHit, SearchResult, SimilarHit, UpdateReport
+from index.search.profile import ForYouHit, Profile
 from index.search.query import QUERY_HELP, ParsedQuery, QueryParsers
 from index.search.ranking import TIME_LIMIT, Ranked, Terms, rank
 from index.search.schema import stemming_analyzer, title_text
+from index.search.similar import HeadlinePostings, Similarity
+from index.search.similar import rank as similar_rank
 from index.search.snapshot import Snapshot
 from index.search.suggest import suggest
 
@@ -57,6 +61,8 @@ class SearchIndex:
         self._maintenance = IndexMaintenance(index_dir, reopened=self._forget_generation)
         self._analyzer = stemming_analyzer()
         self._words = WordTerms(self._analyzer)
+        self._similarity = Similarity(self._words)
+        self._profile = Profile()
         self._forget_generation()
 
     @classmethod
@@ -76,6 +82,7 @@ class SearchIndex:
         self._cache: OrderedDict[str, Ranked] = OrderedDict()
         self._plain = lru_cache(maxsize=2048)(to_plain)
         self._suggestions: dict[str, str | None] = {}
+        self._headlines: HeadlinePostings | None = None
 
     # ----- the directory: IndexMaintenance's, under the names callers have always used -------------------
 
@@ -324,26 +331,44 @@ class SearchIndex:
         return self._suggestions[typed]
 
     def similar(self, paper_id: str, limit: int = 10) -> list[SimilarHit]:
-        """Papers sharing the most distinctive terms of this one, with those terms (as words) to say why."""
+        """Papers sharing the most distinctive terms of this one, with those terms (as words) to say why.
+
+        See similar.py: idf-weighed key terms, headline words counting extra, generic words left out.
+        """
         self._maintenance.refresh()
         paper = self._paper(paper_id)
         searcher = self._maintenance.searcher
         docnum = searcher.document_number(id=paper_id)
         if docnum is None:
             raise UnknownPaper(paper_id)
-        text = f"{title_text(paper)}\n{self.plain_abstract(paper_id)}"
-        key_terms = [term for term, _weight in searcher.key_terms_from_text("abstract", text, numterms=15)]
-        results = searcher.more_like(docnum, "abstract", text=text, top=limit, numterms=15)
-        words = self._words.surface_words(text, key_terms)
+        postings = self._profile.postings(searcher)
+        key_terms = self._similarity.key_terms(
+            postings.counts, title_text(paper), self.plain_abstract(paper_id)
+        )
+        if self._headlines is None or self._headlines.reader is not searcher.reader():
+            self._headlines = HeadlinePostings(searcher)
+        found = similar_rank(postings, self._headlines, key_terms, docnum, limit)
         hits = []
-        for hit, other_id in zip(results, self._ids_of([hit.docnum for hit in results]), strict=True):
+        for match, other_id in zip(found, self._ids_of([match.docnum for match in found]), strict=True):
             other = self._paper(other_id)
-            other_terms = self._words.terms_of(f"{title_text(other)}\n{self.plain_abstract(other.id)}")
-            shared = tuple(words.get(term, term) for term in key_terms if term in other_terms)
             hits.append(
-                SimilarHit(other.id, other.headline, float(hit.score), other.venue, other.year, shared)
+                SimilarHit(other.id, other.headline, match.score, other.venue, other.year, match.shared)
             )
         return hits
+
+    def for_you(
+        self, seeds: Iterable[str], exclude: AbstractSet[str] = frozenset(), limit: int = 20
+    ) -> list[ForYouHit]:
+        """Papers most like the `seeds` (paper ids; ones not indexed are ignored), none of `exclude` nor the
+        seeds themselves, in pick order, each with the shared key terms and its nearest seed (profile.py)."""
+        self._maintenance.refresh()
+        texts = self._indexed_text
+        searcher, key_terms = self._maintenance.searcher, self._similarity.key_terms
+        return self._profile.recommend(searcher, seeds, texts, key_terms, self._ids_of, exclude, limit)
+
+    def _indexed_text(self, paper_id: str) -> tuple[str, str]:
+        """A paper's headline (with its title) and rendered abstract, as indexed; raises UnknownPaper."""
+        return title_text(self._paper(paper_id)), self.plain_abstract(paper_id)
 
 
 def _text(value: Any) -> str:

@@ -10,7 +10,7 @@ from index.models import Source
 
 
 class MarkFilter(Protocol):
-    """Applies the `is:starred` / `is:read` / `is:unread` filters a query carries.
+    """Applies the `is:starred` / `is:read` / `is:unread` / `tag:` / `note:` filters a query carries.
 
     The index parses them but holds no stars or read marks, so whoever does (`index.views.marked`) passes
     this to `SearchIndex.search`, which calls it at the one point that keeps the top-N heap, the "did you
@@ -18,7 +18,8 @@ class MarkFilter(Protocol):
     """
 
     def __call__(self, ids: Sequence[str], filters: Sequence[str]) -> Sequence[bool]:
-        """For each id, whether it passes every filter (names from `query.STATE_FILTERS`)."""
+        """For each id, whether it passes every filter (`query.STATE_FILTERS` names, "tag:NAME", "note:WORDS",
+        the last two with "-" first for "without")."""
         ...
 
 
@@ -89,6 +90,20 @@ class SimilarHit:
     venue: str | None
     year: int | None
     shared_terms: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ForYouHit:
+    """A paper like a set of seed papers (the user's stars, or one tag), and why: the key terms it shares
+    with them and the seed it is most like."""
+
+    id: str
+    score: float
+    """Likeness from 0 to 1 (the list is in pick order, which also spreads it over the seeds)."""
+    terms: tuple[str, ...]
+    """The shared key terms, as the seeds wrote them, heaviest first."""
+    nearest_id: str
+    """The seed paper it is most like."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,9 @@ FIELD_ALIASES = {
 KNOWN_FIELDS = frozenset(
     {"headline", "abstract", "authors", "venue", "year", "status", "source", "id", "is"}
 ).union(*FIELD_ALIASES.values())
-STATE_FILTERS = ("starred", "unread", "read")
+STATE_FILTERS = ("starred", "unread", "read", "foryou")
+TAG_FILTER, NOTE_FILTER = "tag:", "note:"
+"""Tag and note filters reach `MarkFilter` as "tag:NAME" / "note:WORDS" ("-" first: without them)."""
 FUZZY_PREFIX = 1
 
 QUERY_HELP = """\
@@ -37,10 +39,15 @@ Query syntax
                           source: (the listing's name) id:
   year:2024  year:[2020 TO 2024]
   is:starred  is:unread  is:read      only papers you starred / have not read / have read
+  is:foryou                           unread papers most like your starred ones, best first
+  tag:later  -tag:later               papers with / without your tag (any case)
+  note:dataset  note:"open source"    papers whose note has the word / the words in a row (prefix: data*)
+These filters apply to the whole query (they do not combine with OR or parentheses).
 An empty query lists every paper in listing order. A query that cannot be parsed (an unbalanced quote or
 parenthesis, a lone AND or -, title: with nothing after it) is searched as plain words; you are told so."""
 
 _STATE_RE = re.compile(r"(?<!\S)is:(\S*)")
+_MARK_RE = re.compile(r'(?<!\S)(-?)(tag|note):("[^"]*"|\S*)', re.IGNORECASE)
 _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
 _WORD_RE = re.compile(r"\w+")
 # `-word` excludes a word only at the start of a term, so `weak-to-strong` stays one hyphenated term.
@@ -113,8 +120,10 @@ class QueryParsers:
 
         text = " ".join(_STATE_RE.sub(take, typed).split())
         notices = [
-            f"unknown filter is:{name} ignored (use is:starred, is:unread or is:read)" for name in unknown
+            f"unknown filter is:{name} ignored (use is:starred, is:unread, is:read or is:foryou)"
+            for name in unknown
         ]
+        text = _take_mark_filters(text, filters, notices)
         words = tuple(_plain_words(text))
         if not text:
             return ParsedQuery(text, None, tuple(dict.fromkeys(filters)), _join(notices), words)
@@ -128,6 +137,9 @@ class QueryParsers:
             else:
                 if parsed is query.NullQuery or isinstance(parsed, type(query.NullQuery)):
                     problem = "it has no words to search for"
+                for leaf in parsed.leaves():  # venue:"a b": fields without positions match all the words
+                    if isinstance(leaf, query.Phrase):
+                        leaf.degrade = True
         if problem is not None:
             plain_words = [word.lower() for word in _WORD_RE.findall(text)]
             parsed = self.plain.parse(" ".join(plain_words)) if plain_words else None
@@ -182,7 +194,7 @@ def malformed(text: str) -> str | None:
     """Why `text` is not a well-formed query, or None: the cases Whoosh would silently guess at."""
     if text.count('"') % 2:
         return "has an unbalanced quote"
-    outside = re.sub(r'"[^"]*"', " ", text)
+    outside = re.sub(r'"[^"]*"', '""', text)  # a phrase stays a token: `title:"a b"` has a value
     depth = 0
     for char in outside:
         depth += {"(": 1, ")": -1}.get(char, 0)
@@ -192,7 +204,7 @@ def malformed(text: str) -> str | None:
         return "has an unbalanced parenthesis"
     if outside.count("[") != outside.count("]") or outside.count("{") != outside.count("}"):
         return "has an unbalanced range bracket"
-    tokens = re.sub(r"[()]", " ", outside).split()
+    tokens = re.sub(r"(?<!:)\(|\)", " ", outside).split()  # `venue:(a b)` keeps its `(`: it has a value
     for number, token in enumerate(tokens):
         if token in ("-", "+"):
             return f"has a lone {token}"
@@ -208,6 +220,21 @@ def malformed(text: str) -> str | None:
         if match.group(1).lower() not in KNOWN_FIELDS:
             return f"names an unknown field {match.group(1)}:"
     return None
+
+
+def _take_mark_filters(text: str, filters: list[str], notices: list[str]) -> str:
+    """Move `tag:`/`note:` filters (optionally `-` first) from `text` to `filters`; say when one is empty."""
+
+    def take(match: re.Match[str]) -> str:
+        negate, kind, value = match.group(1), match.group(2).lower(), match.group(3).strip('"').strip()
+        if not value:
+            notices.append(f"{kind}: needs {'a tag name' if kind == 'tag' else 'words'} after it; ignored")
+        else:
+            prefix = TAG_FILTER if kind == "tag" else NOTE_FILTER
+            filters.append(f"{negate}{prefix}{' '.join(value.split())}")
+        return " "
+
+    return " ".join(_MARK_RE.sub(take, text).split())
 
 
 def _plain_words(text: str) -> list[str]:

@@ -1,10 +1,10 @@
 """The catalog stored beside the index, laid out so a reader opens 56k papers without decoding them all.
 
-Three sections after a fixed header: a small "list" part (ids, headlines, venues, years: what the paper list
-and the position map need at start), one marshal record per paper (decoded only when that paper is shown or
-returned by a search), and the listings (decoded only when the whole `Catalog` is asked for). Marshal of
-tuples and strings loads at C speed; an `Entry` that only repeats its paper's fields (nearly all of them)
-is stored as an integer.
+Three sections after a fixed header: a small "list" part (ids, headlines, venues, years, statuses: what the
+paper list, the position map and the facet counts need at start), one marshal record per paper (decoded only
+when that paper is shown or returned by a search), and the listings (decoded only when the whole `Catalog` is
+asked for). Marshal of tuples and strings loads at C speed; an `Entry` that only repeats its paper's fields
+(nearly all of them) is stored as an integer.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from typing import Any
 
 from index.models import Catalog, Entry, LazyPapers, Listing, Notice, Paper, Source, metadata_keywords
 
-FORMAT = 3
+FORMAT = 4
+"""4: statuses joined the list part (facet counts per keystroke); an older snapshot is re-encoded by the next
+`ensure_current`/`update` (see `IndexMaintenance.staleness`), without re-indexing."""
 _MARSHAL_VERSION = 4
 _HEADER = struct.Struct("<QQQQ")  # format, then the byte lengths of the list part, the records, the listings
 HEAD_SIZE = _HEADER.size
@@ -50,7 +52,6 @@ def encode(catalog: Catalog) -> bytes:
                 paper.title,
                 paper.authors,
                 paper.url,
-                paper.status,
                 tuple([source_row(source) for source in paper.sources]),
             ),
             _MARSHAL_VERSION,
@@ -92,6 +93,7 @@ def encode(catalog: Catalog) -> bytes:
         [paper.headline for paper in papers],
         [paper.venue for paper in papers],
         [paper.year for paper in papers],
+        [paper.status for paper in papers],
         list(where_index),
         offsets.tobytes(),
         [_notice(n) for n in catalog.notices],
@@ -136,12 +138,14 @@ class Snapshot:
         headlines: Sequence[str],
         venues: Sequence[str | None],
         years: Sequence[int | None],
+        statuses: Sequence[str | None],
         notices: tuple[Notice, ...],
     ) -> None:
         self.ids = ids
         self.headlines = headlines
         self.venues = venues
         self.years = years
+        self.statuses = statuses
         self.notices = notices
         self._papers: list[Paper | None] = [None] * len(ids)
         self._catalog: Catalog | None = None
@@ -161,6 +165,7 @@ class Snapshot:
             [paper.headline for paper in papers],
             [paper.venue for paper in papers],
             [paper.year for paper in papers],
+            [paper.status for paper in papers],
             catalog.notices,
         )
         made._papers = list(papers)
@@ -176,12 +181,16 @@ class Snapshot:
             if version != FORMAT or _HEADER.size + light_len + records_len + rest_len != len(view):
                 return None
             start = _HEADER.size
-            ids, headlines, venues, years, wheres, offsets, notices = marshal.loads(
+            ids, headlines, venues, years, statuses, wheres, offsets, notices = marshal.loads(
                 view[start : start + light_len]
             )
-            made = cls(ids, headlines, venues, years, tuple(Notice(*n) for n in notices))
+            made = cls(ids, headlines, venues, years, statuses, tuple(Notice(*n) for n in notices))
             made._offsets.frombytes(offsets)
-            if len(made._offsets) != len(ids) + 1 or made._offsets[-1] != records_len:
+            if (
+                len(made._offsets) != len(ids) + 1
+                or made._offsets[-1] != records_len
+                or len(statuses) != len(ids)
+            ):
                 return None
         except (ValueError, EOFError, TypeError, struct.error):
             return None
@@ -205,7 +214,7 @@ class Snapshot:
         assert self._data is not None
         base = self._records_at
         try:
-            abstract, title, authors, url, status, sources = marshal.loads(
+            abstract, title, authors, url, sources = marshal.loads(
                 self._data[base + self._offsets[number] : base + self._offsets[number + 1]]
             )
             return Paper(
@@ -218,7 +227,7 @@ class Snapshot:
                 url=url,
                 venue=self.venues[number],
                 year=self.years[number],
-                status=status,
+                status=self.statuses[number],
             )
         except (ValueError, EOFError, TypeError, IndexError) as error:
             raise SnapshotDamaged(f"paper record {number}: {error}") from None

@@ -1,4 +1,9 @@
-"""Writing one change group to the state tables: newest-wins merges, local actions and the undo log."""
+"""Writing one change group to the state tables: newest-wins merges, local actions and the undo log.
+
+A change sets one slot of one paper: a flag (`starred`, `read`), one tag (`tag:<name>`, on or off) or the
+note (`note`, its text; empty is a removal). Every slot holds a value and the time it was set, so the same
+law merges them all: per paper and slot, the greatest (time, value) wins.
+"""
 
 from __future__ import annotations
 
@@ -11,23 +16,59 @@ from typing import Literal
 
 Field = Literal["starred", "read"]
 FIELDS: tuple[Field, ...] = ("starred", "read")
+TAG_PREFIX = "tag:"
+NOTE = "note"
 UNDO_DEPTH = 100
 """Change groups kept for undo (the reader promises at least 50)."""
+
+Kind = Literal["flag", "tag", "note"]
+
+
+class InputError(ValueError):
+    """A tag name, note or saved search the store cannot keep as given; the message is one line to show."""
 
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """Set one field of one paper.
+    """Set one slot of one paper: `field` is "starred", "read", "note" or "tag:<name>" (see `Change.tag`).
 
-    `at=None` is a local action: it always takes effect, stamped now (and never earlier than the value it
-    replaces, so it also wins later merges). A given `at` is a merged value: it applies only when
-    `(at, value)` is newer than what is stored, which makes merging idempotent and order-independent.
+    `value` is a bool for flags and tags, the text for the note. `at=None` is a local action: it always takes
+    effect, stamped now (and never earlier than the value it replaces, so it also wins later merges). A given
+    `at` is a merged value: it applies only when `(at, value)` is newer than what is stored, which makes
+    merging idempotent and order-independent.
     """
 
     paper_id: str
-    field: Field
-    value: bool
+    field: str
+    value: bool | str
     at: float | None = None
+
+    @classmethod
+    def tag(cls, paper_id: str, name: str, on: bool, at: float | None = None) -> Change:
+        """Tag (or untag) a paper; `name` must already be normalized (`tags.normalize_tag`)."""
+        return cls(paper_id, TAG_PREFIX + name, on, at)
+
+    @classmethod
+    def note(cls, paper_id: str, text: str, at: float | None = None) -> Change:
+        """Set a paper's note; `text` must already be cleaned (`notes.clean_note`), "" removes it."""
+        return cls(paper_id, NOTE, text, at)
+
+
+@dataclass(frozen=True, slots=True)
+class TagMark:
+    """One tag of one paper and when it was set; `tagged=False` is a removal that travels in exports."""
+
+    name: str
+    tagged: bool
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class NoteMark:
+    """A paper's note and when it was written; empty text is a removal that travels in exports."""
+
+    text: str
+    at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,14 +80,24 @@ class PaperState:
     starred_at: float | None = None
     read: bool = False
     read_at: float | None = None
+    tags: tuple[TagMark, ...] = ()
+    """Every tag ever set on the paper, removals included, by name."""
+    note: NoteMark | None = None
+
+    @property
+    def tag_names(self) -> tuple[str, ...]:
+        """The tags the paper has now."""
+        return tuple(mark.name for mark in self.tags if mark.tagged)
 
 
-Stored = tuple[int, float] | None
-"""A field as stored: (value, time), or None when it was never set."""
+Value = int | str
+Stored = tuple[Value, float] | None
+"""A slot as stored: (value, time), or None when it was never set. Flags and tags store 0/1."""
 
 
-def newer(candidate: tuple[int, float], current: Stored) -> bool:
-    """Total order on (time, value): ties on time go to the set value, so merges agree on every machine."""
+def newer(candidate: tuple[Value, float], current: Stored) -> bool:
+    """Total order on (time, value): ties on time go to the set value (1 over 0, longer text over ""), so
+    merges agree on every machine."""
     if current is None:
         return True
     return (candidate[1], candidate[0]) > (current[1], current[0])
@@ -60,6 +111,16 @@ def field_name(name: str) -> Field:
     raise ValueError(f"unknown state field {name!r}")
 
 
+def kind_of(field: str) -> Kind:
+    if field in FIELDS:
+        return "flag"
+    if field == NOTE:
+        return "note"
+    if field.startswith(TAG_PREFIX) and len(field) > len(TAG_PREFIX):
+        return "tag"
+    raise ValueError(f"unknown state field {field!r}")
+
+
 def row_state(row: tuple[object, ...]) -> PaperState:
     paper_id, starred, starred_at, read, read_at = row
     return PaperState(
@@ -71,52 +132,110 @@ def row_state(row: tuple[object, ...]) -> PaperState:
     )
 
 
-def stored(conn: sqlite3.Connection, paper_id: str, field: Field) -> Stored:
-    name = field_name(field)  # a whitelisted column name, never user text
-    row = conn.execute(f"SELECT {name}, {name}_at FROM paper_state WHERE id = ?", (paper_id,)).fetchone()
+def stored(conn: sqlite3.Connection, paper_id: str, field: str) -> Stored:
+    kind = kind_of(field)
+    if kind == "flag":
+        name = field_name(field)  # a whitelisted column name, never user text
+        row = conn.execute(f"SELECT {name}, {name}_at FROM paper_state WHERE id = ?", (paper_id,)).fetchone()
+    elif kind == "tag":
+        row = conn.execute(
+            "SELECT tagged, at FROM paper_tag WHERE id = ? AND tag = ?", (paper_id, field[len(TAG_PREFIX) :])
+        ).fetchone()
+    else:
+        row = conn.execute("SELECT text, at FROM paper_note WHERE id = ?", (paper_id,)).fetchone()
     if row is None or row[0] is None or row[1] is None:
         return None
-    return int(row[0]), float(row[1])
+    value = str(row[0]) if kind == "note" else int(row[0])
+    return value, float(row[1])
+
+
+def _encode(field: str, value: bool | str) -> Value:
+    """The stored form of a value, refusing a type that does not fit the slot (a bug, not user input)."""
+    if kind_of(field) == "note":
+        if not isinstance(value, str):
+            raise TypeError(f"a note is text, not {value!r}")
+        return value
+    if not isinstance(value, bool):
+        raise TypeError(f"{field} is true or false, not {value!r}")
+    return int(value)
+
+
+def _store(conn: sqlite3.Connection, paper_id: str, field: str, value: Value, at: float) -> None:
+    kind = kind_of(field)
+    if kind == "flag":
+        name = field_name(field)
+        conn.execute(
+            f"INSERT INTO paper_state (id, {name}, {name}_at) VALUES (?, ?, ?) ON CONFLICT (id) "
+            f"DO UPDATE SET {name} = excluded.{name}, {name}_at = excluded.{name}_at",
+            (paper_id, value, at),
+        )
+    elif kind == "tag":
+        conn.execute(
+            "INSERT INTO paper_tag (id, tag, tagged, at) VALUES (?, ?, ?, ?) ON CONFLICT (id, tag) "
+            "DO UPDATE SET tagged = excluded.tagged, at = excluded.at",
+            (paper_id, field[len(TAG_PREFIX) :], value, at),
+        )
+    else:
+        conn.execute(
+            "INSERT INTO paper_note (id, text, at) VALUES (?, ?, ?) ON CONFLICT (id) "
+            "DO UPDATE SET text = excluded.text, at = excluded.at",
+            (paper_id, value, at),
+        )
+
+
+def _log_value(value: Value | None) -> tuple[int | None, str | None]:
+    """A value in the undo log's (integer, text) column pair: text goes in its own TEXT column, because an
+    INTEGER column would turn a note such as "42" into a number."""
+    if isinstance(value, str):
+        return int(bool(value)), value
+    return value, None
+
+
+def logged_value(field: str, number: object, text: object) -> bool | str:
+    """The value an undo-log entry recorded (None, never set, reads as off or as no note)."""
+    if kind_of(field) == "note":
+        return "" if text is None else str(text)
+    return bool(number)
 
 
 def apply_changes(
     conn: sqlite3.Connection, changes: Sequence[Change], label: str, record_undo: bool
 ) -> tuple[str, ...]:
-    """Write the effective changes, logging (old, new) per field so `undo` can revert exactly this group."""
+    """Write the effective changes, logging (old, new) per slot so `undo` can revert exactly this group."""
     now = time.time()
     changed: list[str] = []
-    # Per field: the value before this group and the value it ends with (a group may touch a field twice).
-    logged: dict[tuple[str, Field], tuple[Stored, int, float]] = {}
+    # Per slot: the value before this group and the value it ends with (a group may touch a slot twice).
+    logged: dict[tuple[str, str], tuple[Stored, Value, float]] = {}
     for change in changes:
-        name = field_name(change.field)
-        current = stored(conn, change.paper_id, name)
-        value = int(change.value)
+        current = stored(conn, change.paper_id, change.field)
+        value = _encode(change.field, change.value)
         if change.at is None:
             if current is not None and current[0] == value:
                 continue  # already so: keep the original time (when it was first starred)
+            if current is None and not value and kind_of(change.field) != "flag":
+                continue  # untagging an untagged paper, clearing a missing note: nothing to record
             at = now if current is None else max(now, math.nextafter(current[1], math.inf))
         else:
             if not math.isfinite(change.at) or not newer((value, change.at), current):
                 continue
             at = change.at
-        conn.execute(
-            f"INSERT INTO paper_state (id, {name}, {name}_at) VALUES (?, ?, ?) ON CONFLICT (id) "
-            f"DO UPDATE SET {name} = excluded.{name}, {name}_at = excluded.{name}_at",
-            (change.paper_id, value, at),
-        )
+        _store(conn, change.paper_id, change.field, value, at)
         changed.append(change.paper_id)
-        first = logged.get((change.paper_id, name))
-        logged[(change.paper_id, name)] = (current if first is None else first[0], value, at)
+        first = logged.get((change.paper_id, change.field))
+        logged[(change.paper_id, change.field)] = (current if first is None else first[0], value, at)
     if record_undo and logged:
         cursor = conn.execute("INSERT INTO undo_group (created_at, label) VALUES (?, ?)", (now, label))
         group = int(cursor.lastrowid or 0)
+        rows = []
+        for (paper_id, field), (old, value, at) in logged.items():
+            old_number, old_text = _log_value(old[0] if old else None)
+            new_number, new_text = _log_value(value)
+            old_at = old[1] if old else None
+            rows.append((group, paper_id, field, old_number, old_at, new_number, at, old_text, new_text))
         conn.executemany(
-            "INSERT INTO undo_entry (group_id, paper_id, field, old_value, old_at, new_value, new_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (group, paper_id, name, *(old or (None, None)), value, at)
-                for (paper_id, name), (old, value, at) in logged.items()
-            ],
+            "INSERT INTO undo_entry (group_id, paper_id, field, old_value, old_at, new_value, new_at, "
+            "old_text, new_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
         )
         conn.execute("DELETE FROM undo_entry WHERE group_id <= ?", (group - UNDO_DEPTH,))
         conn.execute("DELETE FROM undo_group WHERE id <= ?", (group - UNDO_DEPTH,))

@@ -57,7 +57,28 @@ def _migration_1(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
-MIGRATIONS = (_migration_1,)
+def _migration_2(conn: sqlite3.Connection) -> None:
+    """Tags, notes and saved searches, each value with its time (a tombstone keeps the time of a removal).
+
+    Existing tables are only extended (two columns for the text values notes put in the undo log), so no
+    star, read mark, session value or undo step changes.
+    """
+    script = """
+        CREATE TABLE paper_tag (
+            id TEXT NOT NULL, tag TEXT NOT NULL, tagged INTEGER NOT NULL, at REAL NOT NULL,
+            PRIMARY KEY (id, tag)
+        ) WITHOUT ROWID;
+        CREATE INDEX paper_tag_by_tag ON paper_tag (tag, tagged);
+        CREATE TABLE paper_note (id TEXT PRIMARY KEY, text TEXT NOT NULL, at REAL NOT NULL) WITHOUT ROWID;
+        CREATE TABLE saved_search (name TEXT PRIMARY KEY, query TEXT, at REAL NOT NULL) WITHOUT ROWID;
+        ALTER TABLE undo_entry ADD COLUMN old_text TEXT;
+        ALTER TABLE undo_entry ADD COLUMN new_text TEXT
+    """
+    for statement in script.split(";"):
+        conn.execute(statement)
+
+
+MIGRATIONS = (_migration_1, _migration_2)
 """Applied in order; `PRAGMA user_version` counts how many ran. Append, never edit or reorder."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -224,6 +245,18 @@ def _empty_in_memory() -> sqlite3.Connection:
     return conn
 
 
+def _migrated_copy(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """An older schema in a folder we cannot write: migrate a copy in memory, so every mark still shows."""
+    copy = _connect(":memory:")
+    try:
+        conn.backup(copy)
+    finally:
+        conn.close()
+    _migrate(copy)
+    copy.execute("PRAGMA query_only = ON")
+    return copy
+
+
 def _open_read_only(path: Path) -> tuple[sqlite3.Connection, str | None]:
     """Open an existing file without writing; `immutable` covers a WAL file whose folder forbids the -shm."""
     if not path.is_file():
@@ -239,6 +272,8 @@ def _open_read_only(path: Path) -> tuple[sqlite3.Connection, str | None]:
             if conn is not None:
                 conn.close()
             continue
+        if version < SCHEMA_VERSION:
+            return _migrated_copy(conn), None
         if version != SCHEMA_VERSION:
             conn.close()
             return _empty_in_memory(), f"{path} has schema version {version}; showing no stars"

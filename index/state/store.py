@@ -1,36 +1,43 @@
-"""The per-user store of stars, read marks and reader session memory, keyed by stable paper id.
+"""The per-user store of stars, read marks, tags, notes, saved searches and reader session memory.
 
 Times are UTC epoch seconds (floats) everywhere: in the database, in the API and in JSON exports, because
-they compare and round-trip exactly. Each field of each paper holds a value and the time it was set;
-unstarring writes a tombstone (value 0 at time t) rather than deleting, so merging two machines' stores can
-apply "newest timestamp wins per paper and field". The store knows nothing about listings: re-indexing or
-renaming listings never touches it, and state for papers no longer listed is kept.
+they compare and round-trip exactly. Each slot of each paper (a flag, one tag, the note) holds a value and
+the time it was set; unstarring, untagging or clearing a note writes a tombstone (the "off" value at time t)
+rather than deleting, so merging two machines' stores can apply "newest timestamp wins per paper and slot".
+The store knows nothing about listings: re-indexing or renaming listings never touches it, and state for
+papers no longer listed is kept.
 """
 
 from __future__ import annotations
 
-import json
+import functools
 import sqlite3
-import threading
-import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Protocol, TypeVar
 
-from index.models import Notice
+from index.state import notes, searches, tags
+from index.state.base import Applied, StateError, StateReadOnlyError
 from index.state.changes import (
+    TAG_PREFIX,
     UNDO_DEPTH,
     Change,
     Field,
+    NoteMark,
     PaperState,
-    apply_changes,
+    TagMark,
     field_name,
+    kind_of,
+    logged_value,
     row_state,
     stored,
     to_float,
 )
-from index.state.db import error_code, open_database
+from index.state.db import open_database
+from index.state.searches import SavedSearch
+from index.state.session import JSONValue, SessionMemory
 
 __all__ = [
     "UNDO_DEPTH",
@@ -38,43 +45,30 @@ __all__ = [
     "Change",
     "Field",
     "JSONValue",
+    "NoteMark",
     "PaperState",
+    "SavedSearch",
     "StateError",
     "StateLookup",
     "StateReadOnlyError",
     "StateStore",
+    "TagMark",
     "Toggled",
 ]
 
-RETRY_FOR_S = 30.0
-"""How long a write keeps retrying while other processes hold the lock, beyond SQLite's own busy timeout."""
-
-T = TypeVar("T")
-JSONValue = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
-
-
-class StateError(Exception):
-    """A state change could not be saved; the message is one line a user can act on."""
-
-
-class StateReadOnlyError(StateError):
-    """The store was opened read-only (unwritable folder, newer schema...): reads work, changes do not."""
+V = TypeVar("V")
 
 
 class StateLookup(Protocol):
-    """What the `is:` filters and the reader's filter (`index.views.marked`) need from the store, no more."""
+    """What the `is:`/`tag:`/`note:` filters and the reader's filter (`index.views.marked`) need, no more."""
 
     def starred_ids(self) -> frozenset[str]: ...
 
     def read_ids(self) -> frozenset[str]: ...
 
+    def tagged_ids(self, name: str) -> frozenset[str]: ...
 
-@dataclass(frozen=True, slots=True)
-class Applied:
-    """The outcome of one committed write: its place in the global commit order and the papers it changed."""
-
-    seq: int
-    changed: tuple[str, ...]
+    def notes(self) -> Mapping[str, str]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,34 +79,14 @@ class Toggled:
     seq: int
 
 
-class StateStore:
-    """Stars, read marks and session memory for one user; every change goes through one undoable path."""
-
-    def __init__(
-        self, conn: sqlite3.Connection, path: Path, read_only_reason: str | None, notices: Sequence[Notice]
-    ) -> None:
-        self._conn = conn
-        self._lock = threading.RLock()
-        self.path = path
-        self.read_only_reason = read_only_reason
-        self.notices: tuple[Notice, ...] = tuple(notices)
-        self._memory_session: dict[str, str] = {}
-        self._writes = 0
-        self._id_cache: dict[str, tuple[tuple[int, int], frozenset[str]]] = {}
+class StateStore(SessionMemory):
+    """One user's marks and session memory; every change to a paper goes through one undoable path."""
 
     @classmethod
     def open(cls, data_dir: Path) -> StateStore:
         """Open the store in `data_dir`; never fails: damage and unwritable folders become `notices`."""
         opened = open_database(data_dir)
         return cls(opened.conn, opened.path, opened.read_only_reason, opened.notices)
-
-    @property
-    def read_only(self) -> bool:
-        return self.read_only_reason is not None
-
-    def close(self) -> None:
-        with self._lock:
-            self._conn.close()
 
     def __enter__(self) -> StateStore:
         return self
@@ -121,10 +95,6 @@ class StateStore:
         self.close()
 
     # -- reads -------------------------------------------------------------------------------------------
-
-    def _query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
-        with self._lock:
-            return list(self._conn.execute(sql, params).fetchall())
 
     def starred_ids(self) -> frozenset[str]:
         return self._ids("starred")
@@ -135,15 +105,12 @@ class StateStore:
     def _ids(self, field: Field) -> frozenset[str]:
         """Ids with `field` set, cached until any process commits: search filters call this per query."""
         name = field_name(field)
-        with self._lock:
-            # data_version moves when another connection commits; our own commits bump _writes.
-            version = (int(self._conn.execute("PRAGMA data_version").fetchone()[0]), self._writes)
-            cached = self._id_cache.get(name)
-            if cached is None or cached[0] != version:
-                rows = self._conn.execute(f"SELECT id FROM paper_state WHERE {name} = 1").fetchall()
-                cached = (version, frozenset(str(row[0]) for row in rows))
-                self._id_cache[name] = cached
-        return cached[1]  # frozen, so the cache is shared without a 56k-element copy per call
+
+        def load(conn: sqlite3.Connection) -> frozenset[str]:
+            rows = conn.execute(f"SELECT id FROM paper_state WHERE {name} = 1").fetchall()
+            return frozenset(str(row[0]) for row in rows)
+
+        return self._cached(name, load)  # frozen, so shared without a 56k-element copy per call
 
     def is_starred(self, paper_id: str) -> bool:
         return self.state(paper_id).starred
@@ -162,24 +129,79 @@ class StateStore:
         return self.states([paper_id])[paper_id]
 
     def states(self, ids: Iterable[str]) -> dict[str, PaperState]:
-        """The state of each id (a default, unset state for ids never touched)."""
+        """The state of each id, tags and note included (a default, unset state for ids never touched)."""
         wanted = list(dict.fromkeys(ids))
         found: dict[str, PaperState] = {}
         for start in range(0, len(wanted), 500):
             chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            for row in self._query(f"SELECT * FROM paper_state WHERE id IN ({marks})", chunk):
-                found[str(row[0])] = row_state(row)
+            found.update(self._read(functools.partial(_states, ids=chunk)))
         return {paper_id: found.get(paper_id, PaperState(paper_id)) for paper_id in wanted}
 
     def records(self) -> list[PaperState]:
         """Every stored paper, tombstones included, in id order: what an export carries."""
-        return [row_state(row) for row in self._query("SELECT * FROM paper_state ORDER BY id")]
+        return sorted(self._read(lambda conn: _states(conn, None)).values(), key=lambda record: record.id)
+
+    # -- tags and notes ----------------------------------------------------------------------------------
+
+    def tags(self, paper_id: str) -> tuple[str, ...]:
+        """The paper's tags now, by name."""
+        return self._read(lambda conn: tags.tags_of(conn, paper_id))
+
+    def all_tags(self) -> dict[str, int]:
+        """Every tag in use, by name, with how many papers have it."""
+        return self._read(tags.tag_counts)
+
+    def tagged_ids(self, name: str) -> frozenset[str]:
+        """Papers tagged `name` (any case; raises `TagNameError` for a name no tag can have)."""
+        tag = tags.normalize_tag(name)
+        return self._cached(f"tag:{tag}", lambda conn: tags.tagged_ids(conn, tag))
+
+    def tag_map(self) -> Mapping[str, tuple[str, ...]]:
+        """Each tagged paper's tags (one query, cached): list rows are drawn from this."""
+        return self._cached("tag-map", lambda conn: _frozen(tags.tag_map(conn)))
+
+    def note(self, paper_id: str) -> str:
+        """The paper's note, or "" when it has none."""
+        return self._read(lambda conn: notes.note_of(conn, paper_id))
+
+    def notes(self) -> Mapping[str, str]:
+        """Every note by paper id (cached): what `note:` filters search."""
+        return self._cached("notes", lambda conn: _frozen(notes.all_notes(conn)))
+
+    # -- saved searches ------------------------------------------------------------------------------------
+
+    def saved_searches(self) -> list[SavedSearch]:
+        """The saved searches, by name."""
+        return self._read(searches.every)
+
+    def search_records(self) -> list[SavedSearch]:
+        """Every saved search, deletions included: what an export carries."""
+        return self._read(lambda conn: searches.every(conn, deleted=True))
+
+    def save_search(self, name: str, query: str) -> bool:
+        """Save `query` as `name` (replacing a search of that name); False when it was already so.
+
+        Raises:
+            SavedSearchError: a name or query that cannot be saved.
+        """
+        cleaned, text = searches.clean_name(name), searches.clean_query(query)
+        return self._transaction(lambda conn: searches.put(conn, cleaned, text, None))
+
+    def delete_search(self, name: str) -> bool:
+        """Delete the saved search `name`; False when there was none."""
+        cleaned = searches.clean_name(name)
+        return self._transaction(lambda conn: searches.put(conn, cleaned, None, None))
 
     # -- writes ------------------------------------------------------------------------------------------
 
     def apply(self, changes: Sequence[Change], label: str = "change") -> Applied:
-        """Commit `changes` as one undoable group; returns only after the commit is durable on disk."""
+        """Commit `changes` as one undoable group; returns only after the commit is durable on disk.
+
+        Raises:
+            ValueError: a tag name or note text not in its stored form (`normalize_tag`, `clean_note`).
+        """
+        for change in changes:
+            _check(change)
         return self._write(lambda _conn: changes, label)
 
     def star(self, ids: Iterable[str]) -> Applied:
@@ -193,6 +215,20 @@ class StateStore:
 
     def mark_unread(self, ids: Iterable[str]) -> Applied:
         return self.apply([Change(paper_id, "read", False) for paper_id in ids], "unread")
+
+    def tag(self, ids: Iterable[str], names: Iterable[str]) -> Applied:
+        """Give every paper every tag, as one undo step (names are checked first: `TagNameError`)."""
+        wanted = tags.normalize_tags(names)
+        return self.apply([Change.tag(paper_id, name, True) for paper_id in ids for name in wanted], "tag")
+
+    def untag(self, ids: Iterable[str], names: Iterable[str]) -> Applied:
+        """Take the tags off the papers, as one undo step; a removal travels in exports like an unstar."""
+        wanted = tags.normalize_tags(names)
+        return self.apply([Change.tag(paper_id, name, False) for paper_id in ids for name in wanted], "untag")
+
+    def set_note(self, paper_id: str, text: str) -> Applied:
+        """Replace the paper's note (cleaned: `notes.clean_note`); empty text removes it. One undo step."""
+        return self.apply([Change.note(paper_id, notes.clean_note(text))], "note")
 
     def toggle_star(self, paper_id: str) -> bool:
         """Flip the star and return the new value."""
@@ -213,20 +249,37 @@ class StateStore:
         applied = self._write(build, f"toggle {field}")
         return Toggled(result[0], applied.seq)
 
-    def merge(self, records: Iterable[PaperState], label: str = "import") -> Applied:
-        """Merge another store's records (an import): newest timestamp wins per paper and field."""
+    def merge(
+        self, records: Iterable[PaperState], label: str = "import", saved: Iterable[SavedSearch] = ()
+    ) -> Applied:
+        """Merge another store's records (an import): newest timestamp wins per paper and slot, and per
+        saved search name. The papers' changes are one undo step; saved searches are not undone."""
         changes: list[Change] = []
         for record in records:
             if record.starred_at is not None:
                 changes.append(Change(record.id, "starred", record.starred, record.starred_at))
             if record.read_at is not None:
                 changes.append(Change(record.id, "read", record.read, record.read_at))
-        return self.apply(changes, label)
+            changes += [Change.tag(record.id, mark.name, mark.tagged, mark.at) for mark in record.tags]
+            if record.note is not None:
+                changes.append(Change.note(record.id, record.note.text, record.note.at))
+        for change in changes:
+            _check(change)
+        incoming = list(saved)
+        for search in incoming:
+            searches.clean_name(search.name)
+
+        def body(conn: sqlite3.Connection) -> Applied:
+            applied = self._write_in(conn, changes, label)  # the papers: one undo group
+            merged = [s.name for s in incoming if searches.put(conn, s.name, s.query, s.at)]
+            return replace(applied, searches=tuple(dict.fromkeys(merged)))
+
+        return self._transaction(body)
 
     def undo(self) -> list[str] | None:
         """Revert the newest change group; returns the ids it changed, or None when there is nothing to undo.
 
-        A field that no longer holds the value this group gave it (another process or an import changed it
+        A slot that no longer holds the value this group gave it (another process or an import changed it
         since) is left alone. The restored value is stamped now, so the undo also wins over an exported copy
         of the change it reverts.
         """
@@ -238,16 +291,19 @@ class StateStore:
                 return []
             group = int(row[0])
             entries = conn.execute(
-                "SELECT paper_id, field, old_value, new_value FROM undo_entry WHERE group_id = ?",
+                "SELECT paper_id, field, old_value, old_text, new_value, new_text FROM undo_entry "
+                "WHERE group_id = ?",
                 (group,),
             ).fetchall()
             conn.execute("DELETE FROM undo_entry WHERE group_id = ?", (group,))
             conn.execute("DELETE FROM undo_group WHERE id = ?", (group,))
-            restore = [
-                Change(str(paper_id), field_name(str(field)), bool(old_value))
-                for paper_id, field, old_value, new_value in entries
-                if (stored(conn, str(paper_id), field_name(str(field))) or (None,))[0] == new_value
-            ]
+            restore = []
+            for paper_id, field, old_value, old_text, new_value, new_text in entries:
+                now = stored(conn, str(paper_id), str(field))
+                new = logged_value(str(field), new_value, new_text)
+                if now is not None and now[0] == (new if isinstance(new, str) else int(new)):
+                    old = logged_value(str(field), old_value, old_text)
+                    restore.append(Change(str(paper_id), str(field), old))
             undone[0] = tuple(change.paper_id for change in restore)
             return restore
 
@@ -256,95 +312,32 @@ class StateStore:
             return None
         return list(dict.fromkeys(applied.changed))
 
-    # -- session memory ----------------------------------------------------------------------------------
 
-    def get_session(self, key: str, default: JSONValue = None) -> JSONValue:
-        """A remembered reader setting (last query, sort, selected paper...), or `default`."""
-        if key in self._memory_session:
-            return _loads(self._memory_session[key], default)
-        rows = self._query("SELECT value FROM session WHERE key = ?", (key,))
-        return _loads(str(rows[0][0]), default) if rows else default
-
-    def set_session(self, key: str, value: JSONValue) -> None:
-        """Remember a reader setting. Not undoable (it is not the user's data).
-
-        On a read-only store the value is kept in memory for this run instead of raising: losing the
-        last query on exit is no reason to interrupt someone reading.
-        """
-        encoded = json.dumps(value, ensure_ascii=False, allow_nan=False)
-        if self.read_only:
-            self._memory_session[key] = encoded
-            return
-
-        def body(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "INSERT INTO session (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) "
-                "DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-                (key, encoded, time.time()),
-            )
-
-        self._transaction(body)
-
-    # -- the one write path ------------------------------------------------------------------------------
-
-    def _write(
-        self, build: Callable[[sqlite3.Connection], Sequence[Change]], label: str, *, record_undo: bool = True
-    ) -> Applied:
-        def body(conn: sqlite3.Connection) -> Applied:
-            row = conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'commit_seq' RETURNING value")
-            seq = int(row.fetchone()[0])
-            changed = apply_changes(conn, build(conn), label, record_undo)
-            return Applied(seq, changed)
-
-        return self._transaction(body)
-
-    def _transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `body` in a BEGIN IMMEDIATE transaction, retrying while other processes hold the write lock."""
-        if self.read_only_reason is not None:
-            raise StateReadOnlyError(f"cannot save stars or read marks: {self.read_only_reason}")
-        deadline = time.monotonic() + RETRY_FOR_S
-        delay = 0.005
-        with self._lock:
-            while True:
-                try:
-                    return self._attempt(body)
-                except sqlite3.OperationalError as error:
-                    code = error_code(error)
-                    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) and time.monotonic() < deadline:
-                        time.sleep(delay)
-                        delay = min(delay * 2, 0.25)
-                        continue
-                    raise _user_error(error, self.path) from error
-                except sqlite3.DatabaseError as error:
-                    raise _user_error(error, self.path) from error
-
-    def _attempt(self, body: Callable[[sqlite3.Connection], T]) -> T:
-        conn = self._conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            result = body(conn)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        finally:
-            self._writes += 1
-        return result
+def _check(change: Change) -> None:
+    """Refuse a tag or note not in its stored form: it would split a tag by case or store raw text."""
+    kind = kind_of(change.field)
+    name = change.field[len(TAG_PREFIX) :]
+    if kind == "tag" and tags.normalize_tag(name) != name:
+        raise tags.TagNameError(f"tag {name!r} is not in its stored form")
+    if kind == "note" and isinstance(change.value, str) and notes.clean_note(change.value) != change.value:
+        raise notes.NoteError("a note must be cleaned (notes.clean_note) before it is stored")
 
 
-def _user_error(error: sqlite3.Error, path: Path) -> StateError:
-    code = error_code(error)
-    if code == sqlite3.SQLITE_READONLY:
-        return StateReadOnlyError(f"cannot save stars or read marks: {path} is read-only ({error})")
-    if code == sqlite3.SQLITE_BUSY:
-        return StateError(f"{path} stayed locked by another papers process for {RETRY_FOR_S:.0f} s")
-    return StateError(f"cannot save stars or read marks to {path}: {error}")
+def _states(conn: sqlite3.Connection, ids: Sequence[str] | None) -> dict[str, PaperState]:
+    """Stored states of these papers (every stored paper when None), with their tags and notes."""
+    if ids is None:
+        rows = conn.execute("SELECT * FROM paper_state").fetchall()
+    else:
+        marks = ",".join("?" * len(ids))
+        rows = conn.execute(f"SELECT * FROM paper_state WHERE id IN ({marks})", list(ids)).fetchall()
+    found = {str(row[0]): row_state(row) for row in rows}
+    for paper_id, marks_of in tags.tag_marks(conn, ids).items():
+        found[paper_id] = replace(found.get(paper_id, PaperState(paper_id)), tags=marks_of)
+    for paper_id, note in notes.note_marks(conn, ids).items():
+        found[paper_id] = replace(found.get(paper_id, PaperState(paper_id)), note=note)
+    return found
 
 
-def _loads(encoded: str, default: JSONValue) -> JSONValue:
-    try:
-        value: JSONValue = json.loads(encoded)
-    except ValueError:
-        return default
-    return value
+def _frozen(mapping: dict[str, V]) -> Mapping[str, V]:
+    """A read-only view, so a cached answer shared between callers cannot be changed by one of them."""
+    return MappingProxyType(mapping)

@@ -1,7 +1,9 @@
-"""Moving stars and read marks between machines: export to JSON/Markdown/CSV and validate a JSON import.
+"""Moving a user's marks between machines: export to JSON/Markdown/CSV and validate a JSON import.
 
-The JSON export carries every stored field with its time, tombstones included, so importing it elsewhere
-with `StateStore.merge` (newest timestamp wins per paper and field) also propagates unstars and unreads.
+The JSON export carries every stored slot with its time, tombstones included (stars, read marks, each tag,
+the note, each saved search), so importing it elsewhere with `StateStore.merge` (newest timestamp wins per
+paper and slot, per saved search name) also propagates unstars, unreads, untags, cleared notes and deleted
+searches. Version 1 files (before tags, notes and saved searches) still import.
 """
 
 from __future__ import annotations
@@ -9,24 +11,42 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
-from index.state.store import PaperState
+from index.state.imports import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    Imported,
+    ImportFormatError,
+    parse_document,
+    parse_export,
+)
+from index.state.store import PaperState, SavedSearch
 
-FORMAT_NAME = "papers-state"
-FORMAT_VERSION = 1
-PAPER_ID = re.compile(r"[0-9a-f]{12}")
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "NOT_LISTED",
+    "Described",
+    "ImportFormatError",
+    "Imported",
+    "Which",
+    "first_sentence",
+    "iso",
+    "parse_document",
+    "parse_export",
+    "select",
+    "to_csv",
+    "to_json",
+    "to_markdown",
+]
+
 Which = Literal["all", "starred", "read"]
 NOT_LISTED = "(not in the current listings)"
-
-
-class ImportFormatError(Exception):
-    """The import file is not a papers-state export this version understands; says where and what."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +64,11 @@ class Described:
         return " ".join(part for part in (self.venue, str(self.year) if self.year else None) if part)
 
 
-def select(records: Iterable[PaperState], which: Which) -> list[PaperState]:
-    """`all` keeps tombstones (so unstars travel); `starred`/`read` keep only papers currently so."""
+def select(records: Iterable[PaperState], which: Which, tag: str | None = None) -> list[PaperState]:
+    """`all` keeps tombstones (so unstars travel); `starred`/`read` keep only papers currently so; a `tag`
+    (in its stored form) keeps only papers that have it now."""
+    if tag is not None:
+        records = [record for record in records if tag in record.tag_names]
     if which == "starred":
         return [record for record in records if record.starred]
     if which == "read":
@@ -60,7 +83,12 @@ def iso(at: float | None) -> str:
     return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def to_json(records: Sequence[PaperState], described: Mapping[str, Described], exported_at: float) -> str:
+def to_json(
+    records: Sequence[PaperState],
+    described: Mapping[str, Described],
+    exported_at: float,
+    saved: Sequence[SavedSearch] = (),
+) -> str:
     papers = []
     for record in records:
         info = described.get(record.id)
@@ -71,6 +99,8 @@ def to_json(records: Sequence[PaperState], described: Mapping[str, Described], e
                 "starred_at": record.starred_at,
                 "read": record.read,
                 "read_at": record.read_at,
+                "tags": [{"name": tag.name, "tagged": tag.tagged, "at": tag.at} for tag in record.tags],
+                "note": {"text": record.note.text, "at": record.note.at} if record.note else None,
                 "headline": info.headline if info else None,
                 "venue": info.venue if info else None,
             }
@@ -80,6 +110,7 @@ def to_json(records: Sequence[PaperState], described: Mapping[str, Described], e
         "version": FORMAT_VERSION,
         "exported_at": exported_at,
         "papers": papers,
+        "saved_searches": [{"name": item.name, "query": item.query, "at": item.at} for item in saved],
     }
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
@@ -90,10 +121,12 @@ def _cell(text: str) -> str:
 
 
 def to_csv(records: Sequence[PaperState], described: Mapping[str, Described]) -> str:
-    """One row per paper with ISO times, for spreadsheets."""
+    """One row per paper with ISO times, for spreadsheets; tags space-separated (a tag has no spaces)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["id", "starred", "starred_at", "read", "read_at", "headline", "venue", "year"])
+    writer.writerow(
+        ["id", "starred", "starred_at", "read", "read_at", "headline", "venue", "year", "tags", "note"]
+    )
     for record in records:
         info = described.get(record.id)
         writer.writerow(
@@ -106,6 +139,8 @@ def to_csv(records: Sequence[PaperState], described: Mapping[str, Described]) ->
                 _cell(info.headline) if info else "",
                 _cell(info.venue or "") if info else "",
                 (info.year or "") if info else "",
+                " ".join(record.tag_names),
+                _cell(record.note.text) if record.note else "",
             ]
         )
     return out.getvalue()
@@ -117,21 +152,34 @@ def _markdown_text(text: str) -> str:
 
 
 def to_markdown(
-    records: Sequence[PaperState], described: Mapping[str, Described], which: Which, exported_at: float
+    records: Sequence[PaperState],
+    described: Mapping[str, Described],
+    which: Which,
+    exported_at: float,
+    tag: str | None = None,
 ) -> str:
-    """A list to paste into notes: headline, venue, id and the abstract's first sentence per paper."""
-    shown = [record for record in records if (record.read if which == "read" else record.starred)]
-    title = "Read papers" if which == "read" else "Starred papers"
+    """A list to paste into notes: headline, venue, id, tags, the abstract's first sentence and the user's
+    note per paper. Starred papers (read ones for `which="read"`), or every paper with `tag`."""
+    if tag is not None:
+        shown = [record for record in records if tag in record.tag_names]
+        title = f"Papers tagged {_markdown_text(tag)}"
+    else:
+        shown = [record for record in records if (record.read if which == "read" else record.starred)]
+        title = "Read papers" if which == "read" else "Starred papers"
     lines = [f"# {title} ({len(shown)}, exported {iso(exported_at)})", ""]
     for record in shown:
         info = described.get(record.id)
+        labels = f" · tags: {_markdown_text(', '.join(record.tag_names))}" if record.tag_names else ""
         if info is None:
-            lines.append(f"- {NOT_LISTED} · `{record.id}`")
-            continue
-        venue = f" · {_markdown_text(info.venue_label)}" if info.venue_label else ""
-        lines.append(f"- **{_markdown_text(info.headline)}**{venue} · `{record.id}`")
-        if info.first_sentence:
-            lines.append(f"  {_markdown_text(info.first_sentence)}")
+            lines.append(f"- {NOT_LISTED} · `{record.id}`{labels}")
+        else:
+            venue = f" · {_markdown_text(info.venue_label)}" if info.venue_label else ""
+            lines.append(f"- **{_markdown_text(info.headline)}**{venue} · `{record.id}`{labels}")
+            if info.first_sentence:
+                lines.append(f"  {_markdown_text(info.first_sentence)}")
+        if record.note and record.note.text:
+            # The note is the user's own Markdown: quoted under the item as written.
+            lines += [f"  > {line}".rstrip() for line in record.note.text.splitlines()]
     return "\n".join(lines) + "\n"
 
 
@@ -143,66 +191,3 @@ def first_sentence(plain: str, limit: int = 300) -> str:
     if len(sentence) > limit:
         sentence = sentence[: limit - 1].rstrip() + "…"
     return sentence
-
-
-def _time(value: object, what: str) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
-        raise ImportFormatError(
-            f"{what} must be a time in epoch seconds or null, not {json.dumps(value)[:40]}"
-        )
-    return float(value)
-
-
-def _flag(value: object, at: float | None, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise ImportFormatError(f"{what!r} must be true or false, not {json.dumps(value)[:40]}")
-    if value and at is None:
-        raise ImportFormatError(f"{what!r} is true but {what}_at is missing")
-    return value
-
-
-def _paper(number: int, item: object) -> PaperState:
-    if not isinstance(item, dict):
-        raise ImportFormatError(f"paper {number}: expected an object")
-    try:
-        paper_id = item.get("id")
-        if not isinstance(paper_id, str) or PAPER_ID.fullmatch(paper_id) is None:
-            raise ImportFormatError(
-                f"'id' must be 12 lowercase hex characters, not {json.dumps(paper_id)[:40]}"
-            )
-        starred_at = _time(item.get("starred_at"), "starred_at")
-        read_at = _time(item.get("read_at"), "read_at")
-        starred = _flag(item.get("starred", False), starred_at, "starred")
-        read = _flag(item.get("read", False), read_at, "read")
-    except ImportFormatError as error:
-        raise ImportFormatError(f"paper {number}: {error}") from None
-    return PaperState(paper_id, starred, starred_at, read, read_at)
-
-
-def parse_export(text: str) -> list[PaperState]:
-    """Validate a JSON export completely before anything is merged, so a bad file changes nothing.
-
-    Raises:
-        ImportFormatError: naming what is wrong (the caller adds the file name).
-    """
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ImportFormatError(
-            f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
-        ) from None
-    if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
-        raise ImportFormatError(f'not a papers export (expected "format": "{FORMAT_NAME}")')
-    version = document.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise ImportFormatError(f'"version" must be a positive integer, not {json.dumps(version)[:40]}')
-    if version > FORMAT_VERSION:
-        raise ImportFormatError(
-            f"export format version {version} is newer than this papers reads ({FORMAT_VERSION})"
-        )
-    papers = document.get("papers")
-    if not isinstance(papers, list):
-        raise ImportFormatError('"papers" must be a list')
-    return [_paper(number, item) for number, item in enumerate(papers, start=1)]

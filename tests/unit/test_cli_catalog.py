@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -9,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from index.config import Config
+from index.library import Library
 from index.listings.identity import paper_id
 from tests.conftest import CORPUS, DATA, SEEDS, run_papers
 
@@ -246,3 +249,63 @@ def test_list_and_show_fail_when_no_listing_could_be_read_but_stats_reports_zero
         )
     stats = run_papers("stats", "--json", "--listings", missing)
     assert stats.returncode == 0 and json.loads(stats.stdout)["listings"] == 0
+
+
+def test_a_current_index_gives_list_stats_and_show_exactly_as_parsing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index was built from the same files spelled otherwise (absolute, and with another missing path):
+    the snapshot's warnings are re-spelled and the build's own path warnings replaced by today's."""
+    index_dir, empty = str(tmp_path / "index"), str(tmp_path / "no-index")
+    listings = DATA / "listings"
+    built = run_papers(
+        "index",
+        "--index-dir",
+        index_dir,
+        "--listings",
+        str(SEEDS),
+        str(listings / "binary.txt"),
+        str(listings / "records.jsonl"),
+        str(tmp_path / "missing.txt"),
+    )
+    assert built.returncode == 0, built.stderr
+    now = [
+        "seeds",
+        "tests/data/listings/binary.txt",
+        "tests/data/listings/records.jsonl",
+        str(tmp_path / "gone"),
+    ]
+    monkeypatch.chdir(SEEDS.parent)  # run_papers runs in the repository too: the same relative paths
+    library = Library([Path(path) for path in now], Path(index_dir), tmp_path / "data", config=Config())
+    assert library.indexed_listings() is not None, "the index should be used"
+    library.close()
+    some_id = json.loads(run_papers("list", "--json", "--listings", *now).stdout)[0]["id"]
+    for command in (
+        ["list"],
+        ["list", "--json"],
+        ["stats"],
+        ["stats", "--json"],
+        ["show", some_id],
+        ["show", some_id[:6], "--json"],
+    ):
+        indexed = run_papers(*command, "--index-dir", index_dir, "--listings", *now)
+        parsed = run_papers(*command, "--index-dir", empty, "--listings", *now)
+        assert indexed.returncode == parsed.returncode == 0, parsed.stderr
+        assert (indexed.stdout, indexed.stderr) == (parsed.stdout, parsed.stderr), command
+        assert "gone" in indexed.stderr and "missing.txt" not in indexed.stderr
+        assert "tests/data/listings/records.jsonl:" in indexed.stderr
+
+
+def test_listings_come_from_the_index_only_while_it_is_current(tmp_path: Path) -> None:
+    listing = tmp_path / "mine.txt"
+    listing.write_text("Mine 2026 Papers\n\nA first abstract about graphs.\n\nA second one on diffusion.\n")
+    library = Library([listing], tmp_path / "index", tmp_path / "data", config=Config())
+    assert library.indexed_listings() is None  # no index yet
+    library.update_index()
+    indexed = library.indexed_listings()
+    assert indexed is not None
+    view, notices = indexed
+    assert dataclasses.replace(view.catalog(), notices=notices) == library.read_listings()
+    listing.write_text(listing.read_text() + "\nA third, added since.\n")
+    assert library.indexed_listings() is None  # stale: the caller parses
+    library.close()

@@ -80,7 +80,7 @@ def test_export_formats(tmp_path: Path) -> None:
     _ok("read", THIRD.id, *data)
 
     document = json.loads(_ok("export", "--format", "json", *data))
-    assert document["format"] == "papers-state" and document["version"] == 1
+    assert document["format"] == "papers-state" and document["version"] == 2
     assert isinstance(document["exported_at"], float)
     papers = {paper["id"]: paper for paper in document["papers"]}
     assert set(papers) == {FIRST.id, SECOND.id, THIRD.id}

@@ -17,8 +17,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from index.state.db import DB_NAME, SCHEMA_VERSION
-from index.state.store import UNDO_DEPTH, Change, PaperState, StateError, StateReadOnlyError, StateStore
-from index.state.transfer import Described, ImportFormatError, first_sentence, parse_export, to_csv, to_json
+from index.state.store import (
+    UNDO_DEPTH,
+    Change,
+    NoteMark,
+    PaperState,
+    SavedSearch,
+    StateError,
+    StateReadOnlyError,
+    StateStore,
+    TagMark,
+)
+from index.state.transfer import (
+    Described,
+    ImportFormatError,
+    first_sentence,
+    parse_document,
+    parse_export,
+    to_csv,
+    to_json,
+)
 
 A, B, C = "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"
 
@@ -259,10 +277,12 @@ def test_a_database_from_a_newer_papers_is_read_but_not_written(tmp_path: Path) 
             opened.star([B])
 
 
-# -- merging: newest timestamp wins per paper and field ------------------------------------------------
+# -- merging: newest timestamp wins per paper and slot (flags, each tag, the note) and per saved search --
 
 IDS = st.sampled_from([A, B, C, "dddddddddddd"])
 TIMES = st.sampled_from([1.0, 2.0, 2.5, 1_700_000_000.25])  # few values, so ties happen
+TAG_NAMES = st.sampled_from(["later", "ml", "théorie"])
+NOTE_TEXTS = st.sampled_from(["", "read §3", "dataset: open source", "a"])  # "" is a cleared note
 
 
 @st.composite
@@ -270,39 +290,61 @@ def paper_records(draw: st.DrawFn) -> PaperState:
     starred_at, read_at = draw(st.none() | TIMES), draw(st.none() | TIMES)
     starred = starred_at is not None and draw(st.booleans())
     read = read_at is not None and draw(st.booleans())
-    return PaperState(draw(IDS), starred, starred_at, read, read_at)
+    names = draw(st.lists(TAG_NAMES, max_size=3, unique=True))
+    tags = tuple(TagMark(name, draw(st.booleans()), draw(TIMES)) for name in sorted(names))
+    note = draw(st.none() | st.builds(NoteMark, NOTE_TEXTS, TIMES))
+    return PaperState(draw(IDS), starred, starred_at, read, read_at, tags, note)
 
 
-EXPORTS = st.lists(paper_records(), max_size=8)
+SAVED = st.lists(
+    st.builds(
+        SavedSearch,
+        st.sampled_from(["later", "Diffusion, unread"]),
+        st.none() | st.sampled_from(["", "tag:ml"]),
+        TIMES,
+    ),
+    max_size=3,
+)
+Export = tuple[list[PaperState], list[SavedSearch]]
+EXPORTS = st.tuples(st.lists(paper_records(), max_size=8), SAVED)
 
 
-def _after(*exports: list[PaperState]) -> list[PaperState]:
+def _after(*exports: Export) -> tuple[list[PaperState], list[SavedSearch]]:
     with tempfile.TemporaryDirectory() as folder, StateStore.open(Path(folder)) as fresh:
-        for export in exports:
-            fresh.merge(export)
-        return fresh.records()
+        for papers, saved in exports:
+            fresh.merge(papers, saved=saved)
+        return fresh.records(), fresh.search_records()
 
 
-def _model(*exports: list[PaperState]) -> dict[str, dict[str, tuple[float, bool]]]:
-    """The law itself: per paper and field, the greatest (time, value) seen."""
-    best: dict[str, dict[str, tuple[float, bool]]] = {}
-    for export in exports:
-        for record in export:
+Slot = tuple[float, bool | str]
+
+
+def _model(*exports: Export) -> tuple[dict[str, dict[str, Slot]], dict[str, tuple[float, bool, str]]]:
+    """The law itself: per paper and slot, the greatest (time, value) seen; per saved search name, the
+    greatest (time, saved rather than deleted, query)."""
+    best: dict[str, dict[str, Slot]] = {}
+    searches: dict[str, tuple[float, bool, str]] = {}
+    for papers, saved in exports:
+        for record in papers:
             fields = best.setdefault(record.id, {})
-            for name, at, value in (
+            slots: list[tuple[str, float | None, bool | str]] = [
                 ("starred", record.starred_at, record.starred),
                 ("read", record.read_at, record.read),
-            ):
+                ("note", record.note.at if record.note else None, record.note.text if record.note else ""),
+            ]
+            slots += [(f"tag:{mark.name}", mark.at, mark.tagged) for mark in record.tags]
+            for name, at, value in slots:
                 if at is not None and (name not in fields or (at, value) > fields[name]):
                     fields[name] = (at, value)
-    return {paper_id: fields for paper_id, fields in best.items() if fields}
+        for search in saved:
+            key = (search.at, search.query is not None, search.query or "")
+            searches[search.name] = max(searches.get(search.name, key), key)
+    return {paper_id: fields for paper_id, fields in best.items() if fields}, searches
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(EXPORTS, EXPORTS)
-def test_merge_is_newest_wins_idempotent_and_order_independent(
-    first: list[PaperState], second: list[PaperState]
-) -> None:
+def test_merge_is_newest_wins_idempotent_and_order_independent(first: Export, second: Export) -> None:
     a_then_b = _after(first, second)
     assert a_then_b == _after(second, first)
     assert a_then_b == _after(first, second, first, second)
@@ -311,21 +353,24 @@ def test_merge_is_newest_wins_idempotent_and_order_independent(
 
 @settings(max_examples=40, deadline=None)
 @given(EXPORTS)
-def test_importing_twice_changes_nothing_the_second_time(export: list[PaperState]) -> None:
+def test_importing_twice_changes_nothing_the_second_time(export: Export) -> None:
+    papers, saved = export
     with tempfile.TemporaryDirectory() as folder, StateStore.open(Path(folder)) as fresh:
-        fresh.merge(export)
-        before = fresh.records()
-        assert fresh.merge(export).changed == ()
-        assert fresh.records() == before
+        fresh.merge(papers, saved=saved)
+        before = fresh.records(), fresh.search_records()
+        again = fresh.merge(papers, saved=saved)
+        assert again.changed == () and again.searches == ()
+        assert (fresh.records(), fresh.search_records()) == before
 
 
 @settings(max_examples=40, deadline=None)
 @given(EXPORTS)
-def test_json_export_round_trips_exactly(export: list[PaperState]) -> None:
-    records = _after(export)
-    parsed = parse_export(to_json(records, {}, 1_700_000_000.5))
-    assert parsed == records
-    assert _after(parsed) == records
+def test_json_export_round_trips_exactly(export: Export) -> None:
+    records, saved = _after(export)
+    parsed = parse_document(to_json(records, {}, 1_700_000_000.5, saved))
+    assert parsed.papers == records and parsed.saved == saved
+    assert parse_export(to_json(records, {}, 1.0)) == records
+    assert _after((parsed.papers, parsed.saved)) == (records, saved)
 
 
 @pytest.mark.parametrize(
@@ -333,7 +378,7 @@ def test_json_export_round_trips_exactly(export: list[PaperState]) -> None:
     [
         ("{", "not valid JSON (line 1"),
         ("[]", "not a papers export"),
-        ('{"format": "papers-state", "version": 2, "papers": []}', "version 2 is newer"),
+        ('{"format": "papers-state", "version": 3, "papers": []}', "version 3 is newer"),
         ('{"format": "papers-state", "version": 1}', '"papers" must be a list'),
         ('{"format": "papers-state", "version": 1, "papers": [{"id": "XYZ"}]}', "paper 1: 'id' must be 12"),
         (

@@ -17,7 +17,7 @@ import pytest
 
 from index.state.store import StateStore
 from tests.conftest import REPO
-from tests.state_driver import SHARED_IDS, own_ids
+from tests.state_driver import SHARED_IDS, TAG_NAMES, own_ids
 
 pytestmark = pytest.mark.slow
 
@@ -82,6 +82,51 @@ def test_two_processes_toggling_concurrently_lose_nothing(tmp_path: Path) -> Non
         store.close()
     touched = {str(entry["id"]) for entry in merged}
     assert set(SHARED_IDS) <= touched and set(own_ids(1)) & touched and set(own_ids(2)) & touched
+
+
+def test_two_processes_tagging_concurrently_lose_nothing(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    ready = [tmp_path / "ready-1", tmp_path / "ready-2"]
+    drivers = [
+        _driver("tags", str(data_dir), "3", "600", str(ready[0]), str(ready[1])),
+        _driver("tags", str(data_dir), "4", "600", str(ready[1]), str(ready[0])),
+    ]
+    logs: list[list[dict[str, object]]] = []
+    for driver in drivers:
+        out, err = driver.communicate(timeout=300)
+        assert driver.returncode == 0, err
+        logs.append([json.loads(line) for line in out.splitlines()])
+    assert [len(log) for log in logs] == [600, 600]
+
+    # Replayed in the store's commit order, the logs must give exactly the stored tags and notes: a lost
+    # write, or one applied out of order, leaves some (paper, tag) or note different.
+    merged = sorted((entry for log in logs for entry in log), key=lambda entry: int(str(entry["seq"])))
+    assert len({entry["seq"] for entry in merged}) == 1200
+    tagged: dict[tuple[str, str], bool] = {}
+    notes: dict[str, str] = {}
+    for entry in merged:
+        ids = [str(paper_id) for paper_id in entry["ids"]]  # type: ignore[attr-defined]
+        if entry["op"] == "note":
+            notes[ids[0]] = str(entry["text"])
+        else:
+            for paper_id in ids:
+                for name in entry["names"]:  # type: ignore[attr-defined]
+                    tagged[(paper_id, str(name))] = entry["op"] == "tag"
+    first = {entry["seq"] for entry in logs[0]}
+    switches = sum(1 for a, b in itertools.pairwise(entry["seq"] in first for entry in merged) if a != b)
+    print(f"commit-order switches between the two tagging processes: {switches}")
+    assert switches >= 10
+
+    expected_map: dict[str, list[str]] = {}
+    for (paper_id, name), on in sorted(tagged.items()):
+        if on:
+            expected_map.setdefault(paper_id, []).append(name)
+    with StateStore.open(data_dir) as store:
+        assert dict(store.tag_map()) == {paper_id: tuple(names) for paper_id, names in expected_map.items()}
+        assert dict(store.notes()) == {paper_id: text for paper_id, text in notes.items() if text}
+        counts = {name: sum(1 for (_, n), on in tagged.items() if on and n == name) for name in TAG_NAMES}
+        assert store.all_tags() == {name: count for name, count in counts.items() if count}
+    assert any(paper_id in SHARED_IDS for paper_id, _name in tagged)
 
 
 def _integrity(path: Path) -> str:

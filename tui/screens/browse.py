@@ -5,14 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.actions import SkipAction
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.containers import Container
 from textual.screen import Screen
-from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from tui import keys
@@ -20,12 +17,15 @@ from tui.screens import results
 from tui.screens.help import HelpScreen
 from tui.screens.index_build import IndexBuilder
 from tui.screens.marking import Marking
+from tui.screens.similar_view import SimilarView
 from tui.text import one_line, venue_year
 from tui.typeahead import TypeAheadApp
-from tui.widgets.paper_detail import PaperDetail, PaperView
+from tui.widgets.key_footer import KeyFooter
+from tui.widgets.panes import Panes
+from tui.widgets.paper_detail import PaperDetail
 from tui.widgets.paper_list import PaperList, Row
 from tui.widgets.search_bar import SearchBar
-from tui.widgets.status_line import Status, StatusLine
+from tui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
     from index.library import Library
@@ -56,7 +56,11 @@ class BrowseScreen(Screen[None]):
         Binding("3", "filter('starred')", "Starred only", show=False, id="browse.filter_starred"),
         Binding("o", "cycle_order", "Sort", show=False, id="browse.sort"),
         Binding("m", "more_like_this", "More like this", show=False, id="browse.similar"),
-        Binding("escape", "leave_similar", "Back from similar", show=False, id="browse.leave_similar"),
+        # Priority too, so keys typed after it act on the list it leaves behind; it skips itself when it has
+        # nothing to do here (the search bar's own Esc clears the query being typed).
+        Binding(
+            "escape", "leave", "Back / clear query", show=False, priority=True, id="browse.leave_similar"
+        ),
         Binding("y", "copy", "Copy paper", show=False, id="browse.copy"),
         Binding("ctrl+y", "accept_suggestion", "Accept suggestion", show=False, id="browse.suggestion"),
         Binding("question_mark", "help", "Help", id="browse.help"),
@@ -74,7 +78,8 @@ class BrowseScreen(Screen[None]):
         self.query_text = ""
         self.filter = "all"
         self.order = "relevance"
-        self.similar_to: str | None = None
+        self.similar: SimilarView | None = None
+        self.query_restored = False  # the query came back from the last session and is still unchanged
         self.outcome = results.View("", "all", ())
         self._serial = 0
         self._applied = 0
@@ -85,11 +90,11 @@ class BrowseScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield SearchBar(debounce=self.debounce, id="search-bar")
-        with Container(id="panes"):
+        with Panes(self.library, id="panes"):
             yield PaperList(self._describe, id="paper-list")
             yield PaperDetail(id="paper-detail")
         yield StatusLine(id="status-line")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def paper_list(self) -> PaperList:
@@ -109,6 +114,7 @@ class BrowseScreen(Screen[None]):
         self.paper_list.show_where = library.spans_several_listings
         self.query_text, self.filter, self.order, self._restore_id = results.restore_view(library)
         self.search_bar.set_value(self.query_text)
+        self.query_restored = bool(self.query_text)
         # First paint never waits for the index: show every paper in listing order straight away.
         self.outcome = results.View("", "all", tuple(library.ids))
         self.paper_list.set_ids(self.outcome.ids, select=self._restore_id)
@@ -160,7 +166,7 @@ class BrowseScreen(Screen[None]):
             # Keys typed after leaving the search act on these results; a query waiting for the index keeps
             # them held until it has really run (at most typeahead.HOLD_LIMIT).
             self._release_keys()
-        if serial != self._serial or self.similar_to is not None:
+        if serial != self._serial or self.similar is not None:
             return  # a newer search is on its way, or the list is showing similar papers
         # A query that waited for the index is new once it really runs: show its best hit, not paper one.
         new_query = outcome.query != self.outcome.query or self.outcome.waiting
@@ -175,21 +181,27 @@ class BrowseScreen(Screen[None]):
 
     # ---- widget messages -----------------------------------------------------------------------------------
 
+    def _set_query(self, query: str) -> None:
+        """A query the user asked for (typed, cleared, accepted): it ends a similar list, a restored query."""
+        if query != self.query_text:
+            self.query_restored = False
+        self.query_text = query
+        self.similar = None
+        self.run_search()
+
     @on(SearchBar.QueryChanged)
     def _query_changed(self, event: SearchBar.QueryChanged) -> None:
-        if event.query == self.query_text and self.similar_to is None:
+        if event.query == self.query_text and self.similar is None:
             return  # leaving the search already ran it
-        self.query_text = event.query
-        self.similar_to = None
-        self.run_search()
+        self._set_query(event.query)
 
     @on(SearchBar.Leave)
     def _leave_search(self, event: SearchBar.Leave) -> None:
         self.set_focus(self.paper_list)
-        if event.query != self.query_text or self.similar_to is not None:
-            self.query_text = event.query
-            self.similar_to = None
-            self.run_search()
+        if event.query != self.query_text or self.similar is not None:
+            self._set_query(event.query)  # the dwell clock starts when its results are shown
+        else:
+            self.marking.dwell(self.paper_list.selected_id)  # back to reading the paper shown
         if self._serial == self._applied:
             self._release_keys()  # nothing to wait for; otherwise _apply releases them with the results
 
@@ -197,12 +209,13 @@ class BrowseScreen(Screen[None]):
     def _highlighted(self, event: PaperList.Highlighted) -> None:
         self._current = event.paper_id if event.paper_id is not None else self._current
         self._show_detail(event.paper_id)
-        self.marking.dwell(event.paper_id)
+        # Results changing under a query being typed are not being read: no dwell clock until the list.
+        typing = self.focused is self.search_bar.input
+        self.marking.dwell(None if typing else event.paper_id)
 
     @on(PaperList.Opened)
-    def _opened(self, event: PaperList.Opened) -> None:
-        self.marking.mark_read(event.paper_id)
-        self.set_focus(self.detail)
+    def _opened(self) -> None:
+        self.set_focus(self.detail)  # opening is not reading: the dwell clock, already running, decides
 
     @on(PaperDetail.Back)
     def _back(self) -> None:
@@ -212,14 +225,9 @@ class BrowseScreen(Screen[None]):
         if paper_id is None:
             self.detail.show(None, placeholder=results.widen_hint(self.outcome))
             return
-        library = self.library
-        query = self.outcome.query if library.index_ready and self.similar_to is None else ""
-        view = PaperView(
-            paper=library.paper(paper_id),
-            rendered=library.rendered(paper_id),
-            matches=library.matches(paper_id, query) if query.strip() else (),
-            starred=paper_id in self.marking.starred,
-            read=paper_id in self.marking.read,
+        marks = self.marking
+        view = results.paper_view(
+            self.library, paper_id, self.outcome.query, self.similar, marks.starred, marks.read
         )
         self.detail.show(view, keep_scroll=keep_scroll)
 
@@ -230,26 +238,24 @@ class BrowseScreen(Screen[None]):
         self._refresh_status()
 
     def _refresh_status(self) -> None:
-        papers, unread, starred = self.library.counts()
-        similar = self.library.paper(self.similar_to).headline if self.similar_to is not None else None
-        mode = results.describe_view(similar, self.filter, self.order, self.library.state_read_only)
-        status = Status(
-            papers=papers,
-            unread=unread,
-            starred=starred,
-            query=self.outcome.query,
-            shown=len(self.paper_list.ids),
-            mode=mode,
-            progress=self.indexing.progress,
+        status_line = self.query_one(StatusLine)
+        view = results.Shown(self.outcome, self.filter, self.order, self.query_restored, self.similar)
+        width = status_line.content_region.width or self.app.size.width - 2
+        status_line.show(
+            results.status(self.library, view, self.indexing.progress, self.marking.flash, width)
         )
-        self.query_one(StatusLine).show(status)
+
+    @on(events.Resize)
+    def _refit_status(self) -> None:
+        self.call_after_refresh(self._refresh_status)  # the similar label is fitted to the line's width
 
     def _describe(self, paper_id: str) -> Row:
         library = self.library
         paper = library.paper(paper_id)
         where = venue_year(paper.venue, paper.year)
         marks = self.marking
-        return Row(paper_id in marks.starred, paper_id not in marks.read, paper.headline, where)
+        headline = self.similar.row_headline(paper_id, paper.headline) if self.similar else paper.headline
+        return Row(paper_id in marks.starred, paper_id not in marks.read, headline, where)
 
     # ---- actions -------------------------------------------------------------------------------------------
 
@@ -258,8 +264,9 @@ class BrowseScreen(Screen[None]):
         # burst as "/" (over ssh they arrive together) would still go to the list and star, undo or sort.
         if self.focused is self.search_bar.input:  # has_focus lags a turn behind
             raise SkipAction  # a "/" typed into the query
-        if self.similar_to is not None:
-            self.action_leave_similar()
+        if self.similar is not None:
+            self._leave_similar()
+        self.marking.dwell(None)  # typing a query is not reading the paper shown
         self.set_focus(self.search_bar.input)
 
     def _release_keys(self) -> None:
@@ -301,7 +308,7 @@ class BrowseScreen(Screen[None]):
         self._after_view_change()
 
     def _after_view_change(self) -> None:
-        self.similar_to = None
+        self.similar = None
         self.save_session()
         self.run_search()
         self._refresh_status()
@@ -312,31 +319,40 @@ class BrowseScreen(Screen[None]):
         if not self.library.index_ready:
             self.notify("More like this needs the search index; it is still being built.", severity="warning")
             return
-        hits = self.library.similar(paper_id)
-        self.similar_to = paper_id
+        self.similar = SimilarView.of(self.library, paper_id)
         self._serial += 1  # any search still running must not replace the similar list
         self._applied = self._serial  # and nothing is left to wait for
-        self.paper_list.empty_message = Text("No similar papers found. Esc returns.")
-        self.paper_list.set_ids([paper_id, *(hit.id for hit in hits if hit.id != paper_id)], select=paper_id)
+        self.paper_list.set_ids(self.similar.ids, select=paper_id)  # the detail follows: now the reference
         self.set_focus(self.paper_list)
         self._refresh_status()
 
-    def action_leave_similar(self) -> None:
-        if self.similar_to is None:
+    def action_leave(self) -> None:
+        """Esc: back from more like this; in the list, else clear the query (keeping the paper selected)."""
+        if self.focused is self.search_bar.input:
+            raise SkipAction
+        if self.similar is not None:
+            self._leave_similar()
+        elif self.query_text and self.focused is self.paper_list:
+            if isinstance(self.app, TypeAheadApp):
+                self.app.hold_keys()  # keys typed next act on the whole list; _apply lets them through
+            self.search_bar.set_value("")
+            self._restore_id = self._current
+            self._set_query("")
+        else:
+            raise SkipAction
+
+    def _leave_similar(self) -> None:
+        if self.similar is None:
             return
-        back_to = self.similar_to
-        self.similar_to = None
-        self.paper_list.empty_message = results.empty_message(self.outcome)
+        back_to = self.similar.source
+        self.similar = None
         self.paper_list.set_ids(self.outcome.ids, select=back_to)
         self._refresh_status()
 
     def action_copy(self) -> None:
         if (paper_id := self.marking.selected()) is None:
             return
-        paper = self.library.paper(paper_id)
-        parts = [paper.title or paper.headline, venue_year(paper.venue, paper.year), f"id: {paper.id}"]
-        body = self.library.rendered(paper_id).text
-        self.app.copy_to_clipboard("\n".join([*(part for part in parts if part), "", body]))
+        self.app.copy_to_clipboard(results.copy_text(self.library, paper_id))
         self.notify("Copied the paper to the clipboard.", timeout=2)
 
     def action_accept_suggestion(self) -> None:
@@ -345,8 +361,7 @@ class BrowseScreen(Screen[None]):
             self.notify("No suggestion to accept.", timeout=2)
             return
         self.search_bar.set_value(suggestion)
-        self.query_text = suggestion
-        self.run_search()
+        self._set_query(suggestion)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(keys.help_sections(self.binding_owners()), self.library.query_help))
@@ -356,6 +371,7 @@ class BrowseScreen(Screen[None]):
         return [
             ("Paper list", self.paper_list),
             ("Paper detail", self.detail),
+            ("Panes", self.query_one(Panes)),
             ("Search bar", self.search_bar),
             ("Everywhere", self),
         ]

@@ -1,33 +1,50 @@
-"""The help screen: every key (as currently mapped) and the query syntax."""
+"""The help screen: a key sheet in as many columns as fit (keys as mapped now), then the query syntax."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
-from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tui.keys import Section
+from tui.screens.help_layout import Styles, key_sheet, query_syntax
 from tui.scrolling import scroll_at_once
-from tui.text import literal
+from tui.widgets.key_footer import KeyFooter
 
 
-def help_text(sections: Iterable[Section], query_help: str) -> Text:
-    text = Text(end="")
-    for title, rows in sections:
-        text.append(title + "\n", "bold underline")
-        for keys, description in rows:
-            text.append(f"  {keys:<22}", "bold")
-            text.append(description + "\n")
+class HelpSheet(Static):
+    """The key sheet and query syntax, laid out again for each width it is given."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"help-sheet--title", "help-sheet--key", "help-sheet--note"}
+
+    def __init__(self, sections: Sequence[Section], query_help: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.sections = sections
+        self.query_help = query_help
+        self._width = 0
+
+    def on_mount(self) -> None:
+        self.lay_out(self.app.size.width - 6)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if event.size.width != self._width:
+            self.lay_out(event.size.width)
+
+    def lay_out(self, width: int) -> None:
+        self._width = width
+        style = self.get_component_rich_style
+        styles = Styles(style("help-sheet--title"), style("help-sheet--key"), style("help-sheet--note"))
+        text = key_sheet(self.sections, width, styles)
         text.append("\n")
-    text.append("Query syntax\n", "bold underline")
-    text.append_text(literal(query_help))
-    return text
+        text.append_text(query_syntax(self.query_help, width, styles))
+        text.rstrip()
+        self.update(text)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -47,9 +64,10 @@ class HelpScreen(ModalScreen[None]):
         self.query_help = query_help
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-body"):
-            yield Static(help_text(self.sections, self.query_help), id="help-text")
-        yield Footer()
+        with VerticalScroll(id="help-body") as body:
+            body.border_title = "Keys"
+            yield HelpSheet(self.sections, self.query_help, id="help-text")
+        yield KeyFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)

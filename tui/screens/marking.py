@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from index.library import Library
     from tui.widgets.paper_list import PaperList
 
+FLASH_SECONDS = 3.0
+"""How long the status line says that dwelling marked a paper read."""
+
 
 class Marking:
     """Changes stars and read marks; after each change it reloads `starred`/`read` and calls `changed`.
@@ -30,6 +33,9 @@ class Marking:
             the host composes it after creating this).
         changed: redraws what shows the marks (rows, the open paper, the counts); the list is not re-run.
         mark_read_delay: seconds a paper must stay selected to count as read; 0 turns that off.
+
+    Opening a paper (`Enter`) is not reading it: only dwelling or an explicit `r` marks it read, and when
+    dwelling does, `flash` says so for a few seconds (the status line shows it; a toast would hide text).
     """
 
     def __init__(
@@ -47,6 +53,8 @@ class Marking:
         self._changed = changed
         self._mark_read_delay = mark_read_delay
         self._dwell_timer: Timer | None = None
+        self._flash_timer: Timer | None = None
+        self.flash = ""
         self.starred: frozenset[str] = frozenset()
         self.read: frozenset[str] = frozenset()
 
@@ -69,7 +77,10 @@ class Marking:
     # ---- read by looking -----------------------------------------------------------------------------------
 
     def dwell(self, paper_id: str | None) -> None:
-        """A paper was selected: it counts as read once it has stayed selected for `mark_read_delay`."""
+        """A paper was selected: it counts as read once it has stayed selected for `mark_read_delay`.
+
+        None stops the clock (no paper, or the reader is typing a query rather than reading).
+        """
         self._stop_dwell()
         if paper_id is not None and self._mark_read_delay > 0 and paper_id not in self.read:
             self._dwell_timer = self._host.set_timer(self._mark_read_delay, partial(self._dwelt, paper_id))
@@ -81,14 +92,24 @@ class Marking:
 
     def _dwelt(self, paper_id: str) -> None:
         self._dwell_timer = None
-        if self._paper_list().selected_id == paper_id:
-            self.mark_read(paper_id)
-
-    def mark_read(self, paper_id: str) -> None:
-        """Mark one paper read (opened or dwelt on) unless it already is."""
-        if not self._library.is_read(paper_id):
-            self._library.mark_read([paper_id])
+        if self._paper_list().selected_id == paper_id and not self._library.is_read(paper_id):
+            self._library.mark_read([paper_id])  # one undo step, like `r`
+            self._say("marked read (u undoes)")
             self._after_change()
+
+    def _say(self, message: str) -> None:
+        """Set `flash` (the caller redraws) and clear it again after `FLASH_SECONDS`."""
+        if self._flash_timer is not None:
+            self._flash_timer.stop()
+            self._flash_timer = None
+        self.flash = message
+        if message:
+            self._flash_timer = self._host.set_timer(FLASH_SECONDS, self._unsay)
+
+    def _unsay(self) -> None:
+        self._flash_timer = None
+        self.flash = ""
+        self._changed()
 
     # ---- keys ----------------------------------------------------------------------------------------------
 
@@ -101,6 +122,7 @@ class Marking:
     def toggle_read(self) -> None:
         if (paper_id := self.selected()) is not None:
             self._stop_dwell()  # the user decided; the dwell timer must not override them
+            self._say("")
             read = self._library.toggle_read(paper_id)
             self._host.notify("Marked read." if read else "Marked unread.", timeout=2)
             self._after_change()
@@ -124,6 +146,7 @@ class Marking:
         if undone is None:
             self._host.notify("Nothing to undo.", timeout=2)
             return
+        self._say("")
         self._host.notify(f"Undone ({len(undone)} paper{'s' if len(undone) != 1 else ''}).", timeout=2)
         self._after_change()
 

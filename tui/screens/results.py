@@ -1,27 +1,36 @@
-"""Wording for the list `Library.view` fills: the note, the empty list, how to widen it, the view's mode."""
+"""Wording for the list `Library.view` fills: the note, the empty list, how to widen it, the status line, and
+what the detail pane and a copy hold for one paper."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.text import Text
 
 from index.views import FILTERS, ORDERS, View
-from tui.text import one_line
+from tui.text import one_line, venue_year
+from tui.widgets.paper_detail import PaperView
+from tui.widgets.status_line import Status
 
 if TYPE_CHECKING:
     from index.library import Library
+    from tui.screens.similar_view import SimilarView
 
 __all__ = [
     "FILTERS",
     "ORDERS",
     "ORDER_NAMES",
+    "Shown",
     "View",
+    "copy_text",
     "describe_view",
     "empty_message",
     "note",
+    "paper_view",
     "restore_view",
     "save_view",
+    "status",
     "widen_hint",
 ]
 
@@ -73,6 +82,34 @@ def widen_hint(outcome: View) -> Text:
     return text
 
 
+def copy_text(library: Library, paper_id: str) -> str:
+    """What `y` puts on the clipboard: headline, venue, id and abstract."""
+    paper = library.paper(paper_id)
+    parts = [paper.title or paper.headline, venue_year(paper.venue, paper.year), f"id: {paper.id}"]
+    return "\n".join([*(part for part in parts if part), "", library.rendered(paper_id).text])
+
+
+def paper_view(
+    library: Library,
+    paper_id: str,
+    query: str,
+    similar: SimilarView | None,
+    starred: frozenset[str],
+    read: frozenset[str],
+) -> PaperView:
+    """What the detail pane shows: the paper with `query`'s matches, or in more like this, with why it is
+    listed and its shared terms marked."""
+    query = similar.highlight_query(paper_id) if similar is not None else query
+    return PaperView(
+        paper=library.paper(paper_id),
+        rendered=library.rendered(paper_id),
+        matches=library.matches(paper_id, query) if query.strip() and library.index_ready else (),
+        starred=paper_id in starred,
+        read=paper_id in read,
+        why=similar.why(paper_id) if similar is not None else None,
+    )
+
+
 def restore_view(library: Library) -> tuple[str, str, str, str | None]:
     """The query, filter, order and selected paper of the last session, each checked before it is trusted."""
     query = str(library.session_get("query", "") or "")
@@ -98,11 +135,34 @@ def save_view(library: Library, query: str, filter: str, order: str, selected: s
         library.session_set("selected", selected)
 
 
-def describe_view(similar_to: str | None, filter: str, order: str, read_only: bool) -> str:
-    """What the status line says about the view when it is not the plain default."""
+class Shown(NamedTuple):
+    """What the browse screen shows: the last search's answer, or papers like one (`similar`)."""
+
+    outcome: View
+    filter: str
+    order: str
+    restored: bool
+    """The query came back from the last session, unchanged since."""
+    similar: SimilarView | None
+
+
+def status(library: Library, shown: Shown, progress: str, flash: str, width: int) -> Status:
+    """The status line for what is shown, fitted to `width` cells (the similar label is cut between words)."""
+    papers, unread, starred = library.counts()
+    read_only = library.state_read_only
+    line = Status(papers, unread, starred, progress=progress, flash=flash)
+    if shown.similar is not None:
+        return shown.similar.status(line, width, read_only=read_only)
+    mode = describe_view(shown.filter, shown.order, read_only)
+    return replace(
+        line, query=shown.outcome.query, shown=len(shown.outcome.ids), mode=mode, restored=shown.restored
+    )
+
+
+def describe_view(filter: str, order: str, read_only: bool) -> str:
+    """What the status line says about a search view when it is not the plain default (`similar_view` words
+    the more-like-this view)."""
     mode = []
-    if similar_to is not None:
-        mode.append(f"more like {similar_to[:40]} (Esc returns)")
     if filter != "all":
         mode.append(f"{filter} only")
     if order != "relevance":

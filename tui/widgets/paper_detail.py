@@ -40,12 +40,17 @@ class PaperView:
     matches: Sequence[tuple[int, int]]
     starred: bool
     read: bool
+    why: Text | None = None
+    """Why the paper is listed, shown above it (in more like this: the reference, or the shared terms)."""
 
 
 def paper_text(view: PaperView) -> Text:
     """The whole pane as one `Text`, built from parts so listing text is never parsed as markup."""
     paper = view.paper
     out = Text(end="")
+    if view.why is not None and view.why.plain:
+        out.append_text(view.why)
+        out.append("\n\n")
     out.append_text(literal(one_line(paper.title or paper.headline), "bold"))
     out.append("\n")
     if paper.authors:

@@ -21,13 +21,22 @@ class Status:
     shown: int = 0
     mode: str = ""
     progress: str = ""
+    restored: bool = False
+    """The query came back from the last session and the user has not changed it yet."""
+    flash: str = ""
+    """What just happened (e.g. "marked read"), for a few seconds, next to the counts it changed."""
 
 
 def status_text(status: Status) -> Text:
     text = Text(end="", no_wrap=True, overflow="ellipsis")
     text.append(f"{status.papers} papers · {status.unread} unread · {status.starred} starred")
+    if status.flash:
+        text.append(" · ")
+        text.append(one_line(status.flash), "bold reverse")
     if status.query:
         text.append(" · ")
+        if status.restored:
+            text.append("restored: ", "italic")
         text.append(f'"{one_line(status.query)}"', "bold")
         text.append(f" → {status.shown}")
     if status.mode:

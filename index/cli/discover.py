@@ -1,0 +1,118 @@
+"""`papers foryou` and `papers facets`: recommendations with their reasons; counts per venue, year, track."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from typing import Any
+
+from index.cli import common as cli_common
+from index.cli.errors import CommandError
+from index.library import Library, TagNameError
+from index.search.index import IndexUnavailable
+from index.search.models import ForYouHit
+
+
+def _current(library: Library) -> None:
+    """Bring the index up to date (first use builds it), as every search command does; notices on stderr."""
+    try:
+        library.update_index()
+    except IndexUnavailable as error:
+        raise CommandError(str(error)) from None
+    finally:
+        cli_common.warn(library.take_notices())
+
+
+def _foryou(args: argparse.Namespace) -> int:
+    with cli_common.open_library(args) as library:
+        _current(library)
+        try:
+            seeds = library.tagged_ids(args.tag) if args.tag else library.starred_ids()
+            if not seeds:
+                raise CommandError(
+                    f"no papers tagged {args.tag!r}" if args.tag else "no starred papers to go on: star a few"
+                )
+            hits = library.for_you(limit=args.limit, seeds=seeds)
+        except TagNameError as error:
+            raise CommandError(str(error)) from None
+        except IndexUnavailable as error:
+            raise CommandError(str(error)) from None
+        finally:
+            cli_common.warn(library.take_notices())
+        rows = [_row(library, hit) for hit in hits]
+        if args.json:
+            json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
+            print()
+            return 0
+        for rank, row in enumerate(rows, 1):
+            where = " ".join(str(part) for part in (row["venue"], row["year"]) if part)
+            print(f"{rank:>3}. {row['id']}  {row['headline']}  [{where}]")
+            nearest = row["nearest"]
+            print(f"     why: {', '.join(row['terms'])}; most like {nearest['id']}  {nearest['headline']}")
+        what = f"tagged {args.tag}" if args.tag else "starred"
+        print(f"{len(rows)} unread papers like your {len(seeds)} {what} ones", file=sys.stderr)
+    return 0
+
+
+def _row(library: Library, hit: ForYouHit) -> dict[str, Any]:
+    paper, nearest = library.index.paper(hit.id), library.index.paper(hit.nearest_id)
+    return cli_common.fields(paper, "id", "headline", "venue", "year") | {
+        "score": round(hit.score, 4),
+        "terms": list(hit.terms),
+        "nearest": {"id": nearest.id, "headline": nearest.headline},
+    }
+
+
+def _facets(args: argparse.Namespace) -> int:
+    with cli_common.open_library(args) as library:
+        _current(library)
+        try:
+            view = library.view(args.query)
+        except IndexUnavailable as error:
+            raise CommandError(str(error)) from None
+        finally:
+            cli_common.warn(library.take_notices())
+        if view.notice:
+            cli_common.warn([view.notice])
+        facets = library.facets(view)
+        counts = {"venue": facets.venue, "year": facets.year, "status": facets.status}
+        if args.json:
+            rows = {name: [{"value": v, "papers": n} for v, n in values] for name, values in counts.items()}
+            json.dump({"papers": facets.total, **rows}, sys.stdout, ensure_ascii=False, indent=2)
+            print()
+            return 0
+        for name, values in counts.items():
+            shown = ", ".join(f"{value} {papers}" for value, papers in values) or "-"
+            print(f"{name}: {shown}")
+        print(f"{facets.total} papers", file=sys.stderr)
+    return 0
+
+
+def _foryou_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tag", metavar="NAME", help="papers like the ones tagged NAME (default: starred)")
+    parser.add_argument("--limit", type=int, default=20, metavar="N", help="at most N papers (default 20)")
+
+
+def _facets_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("query", metavar="QUERY", nargs="?", default="", help="default: every paper")
+
+
+def register(subparsers: cli_common.Subparsers, common: argparse.ArgumentParser) -> None:
+    """Add the discovery subcommands; each shares the global options through `common`."""
+    add = functools.partial(cli_common.add_command, subparsers, common)
+    add(
+        "foryou",
+        _foryou,
+        "unread papers like your starred (or tagged) ones, and why",
+        arguments=_foryou_arguments,
+        json="machine-readable output",
+    )
+    add(
+        "facets",
+        _facets,
+        "how many papers a query finds per venue, year and track",
+        arguments=_facets_arguments,
+        json="machine-readable output",
+    )

@@ -1,0 +1,175 @@
+"""Where an abstract states its contribution: its sentences, and each "we propose"-like claim in them."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+# A sentence ends at ". " before a capital, a digit or an opening mark, unless the word before the period
+# is an abbreviation ("e.g. Adam") or an initial ("J. Smith"). The patterns start with their literal ". "
+# so the regex engine jumps between candidates like str.find, and the lookbehinds run only there.
+_ABBREVIATIONS = ("e.g.", "i.e.", "al.", "vs.", "cf.", "Fig.", "Eq.", "resp.", "approx.", "etc.")
+_NEXT = r"(?=[A-Z0-9\"“(\[])"
+_PERIOD = re.compile(
+    r"\. " + "".join(rf"(?<! {re.escape(word)} )" for word in _ABBREVIATIONS) + r"(?<! [A-Z]\. )" + _NEXT
+)
+_QUESTION = re.compile(r"[?!] " + _NEXT)
+# How directly each verb states a contribution: "we propose X" names it, "we show that" a finding.
+VERBS = {
+    "propose": 5,
+    "introduce": 5,
+    "present": 5,
+    "develop": 4,
+    "design": 4,
+    "contribute": 4,
+    "build": 4,
+    "construct": 4,
+    "release": 4,
+    "formulate": 3,
+    "derive": 3,
+    "establish": 3,
+    "provide": 3,
+    "study": 2,
+    "investigate": 2,
+    "analyze": 2,
+    "analyse": 2,
+    "examine": 2,
+    "explore": 2,
+    "revisit": 2,
+    "uncover": 2,
+    "identify": 2,
+    "argue": 1,
+    "show": 1,
+    "prove": 1,
+    "demonstrate": 1,
+    "find": 1,
+    "recast": 3,
+    "reframe": 3,
+    "interpret": 3,
+    "view": 3,
+    "cast": 3,
+    "use": 2,
+    "give": 3,
+    "offer": 3,
+    "describe": 2,
+    "consider": 1,
+    "address": 1,  # any verb after "In this paper, we": the authors' own statement of the paper
+}
+# "We also ...", "Finally, we ..." state a side result.
+_SECONDARY = re.compile(r"[afm](?<!\w[afm])(?:lso|urther|dditionally|inally|oreover)\b", re.IGNORECASE)
+# "In this paper, we ..." and "Here, we ..." mark the sentence the authors chose to state the paper in.
+_MAIN = re.compile(r"^(?:In this (?:paper|work)|Here|This (?:position )?(?:paper|work))\b")
+FORMS = {verb + suffix: verb for verb in VERBS for suffix in ("", "s", "es", "d", "ed")}
+FORMS |= {"studies": "study", "studied": "study", "found": "find", "built": "build", "shown": "show"}
+# "..., proposing X", "by introducing X": the participle makes the claim.
+FORMS |= {verb[:-1] + "ing": verb for verb in ("propose", "introduce", "develop", "design", "derive")}
+FORMS |= {"presenting": "present", "developing": "develop", "designing": "design"}
+# Where a sentence states the paper itself, any verb after "we" makes the claim ("we relax ...").
+_OWN = ("this paper, ", "this work, ", "this study, ", "here, ", "this paper ", "this work ", "here ")
+_NOT_CLAIMS = frozenset(
+    re.findall(
+        r"\S+", "are have can will would also were had may should do set aim seek try want attempt answer"
+    )
+)
+# Who makes a claim ("we propose", "this paper argues", "... and introduce"), past the adverbs that may sit
+# between subject and verb ("we further show"). Each pattern starts with its literal subject, so the regex
+# engine jumps between candidates like str.find; the word after the adverbs is looked up in `FORMS` (a dict
+# lookup beats a 200-way alternation). No adverb is a verb form, so the lookup loses no backtracking.
+_ADVERBS = r"(?:(?:[a-z]+ly|further|also|then|first|thus|therefore|instead|now|here|are the first to) ){0,3}"
+
+
+_PARTICIPLES = ("proposing", "introducing", "presenting", "developing", "designing", "deriving")
+_CLAIM_PATTERNS = tuple(
+    re.compile(rf"{subject}(?<![^\W_]{subject}){nouns}{_ADVERBS}([a-z]+)[\s,:]+")
+    for subject, nouns in (
+        ("we ", ""),
+        ("this ", "(?:position )?(?:paper|work) "),
+        ("our ", "(?:work|paper) "),
+        ("and ", ""),  # "..., and introduce": the subject is further back
+    )
+) + tuple(
+    # "This paper bridges this gap by introducing ...", "we address X, proposing a framework ...": only a
+    # participle of a contribution verb makes the claim, so the pattern names them (commas are many).
+    re.compile(rf"{lead}({'|'.join(_PARTICIPLES)})[\s,:]+")
+    for lead in (", ", r"by (?<![^\W_]by )")  # each starts with its literal: the engine skips to candidates
+)
+# "In this paper, a new procedure called X is proposed for ...": said actively, the claim rules apply.
+_PASSIVE = re.compile(
+    r"(?:In this (?:paper|work|study),? )?((?:An?|a|an) [^.;]{3,150}?) (?:is|are) "
+    r"(?:also |here |hereby |then |first )?(proposed|presented|introduced|developed)\b,?"
+)
+
+
+def active(text: str) -> str:
+    """The text with "A method is proposed that ..." said as "We proposed a method that ...".
+
+    Each verb is found by str.find and only the sentence around it is matched: the pattern has no literal
+    start, so a scan of the whole text with it costs more than the rest of the headline.
+    """
+    for verb in (" proposed", " presented", " introduced", " developed"):
+        index = text.find(verb)
+        while index > 0:
+            near = max(0, index - 20)  # "is [here] proposed": the auxiliary sits just before
+            if text.find(" is ", near, index + 1) >= 0 or text.find(" are ", near, index + 1) >= 0:
+                start = text.rfind(". ", 0, index) + 2 if text.rfind(". ", 0, index) >= 0 else 0
+                match = _PASSIVE.match(text, start)
+                if match is not None and match.start(2) < index + len(verb):
+                    said = f"We {match.group(2)} {match.group(1)[0].lower()}{match.group(1)[1:]}"
+                    return text[:start] + said + text[match.end() :]
+            index = text.find(verb, index + 1)
+    return text
+
+
+def sentences(text: str) -> tuple[list[str], list[int]]:
+    """The sentences of a one-spaced text, and where each starts in it."""
+    ends = [match.start() + 1 for match in _PERIOD.finditer(text)]
+    if "?" in text or "!" in text:  # one character: str.find runs at memchr speed
+        ends = sorted(ends + [match.start() + 1 for match in _QUESTION.finditer(text)])
+    out: list[str] = []
+    starts = [0]
+    for stop in ends:
+        out.append(text[starts[-1] : stop])
+        starts.append(stop + 1)
+    out.append(text[starts[-1] :])
+    return out, starts
+
+
+def claims(text: str) -> list[tuple[int, str, int]]:
+    """(verb start, verb, end of verb and trailing space) for every "we propose"-like claim, in order."""
+    lowered = text.lower()
+    found: list[tuple[int, str, int]] = []
+    for pattern in _CLAIM_PATTERNS:
+        for match in pattern.finditer(lowered):
+            verb = FORMS.get(match.group(1))
+            if verb is None and match.group(0)[:3] == "we " and match.group(1) not in _NOT_CLAIMS:
+                verb = (
+                    "address" if lowered[max(0, match.start() - 12) : match.start()].endswith(_OWN) else None
+                )
+            if verb is not None:
+                found.append((match.start(1), verb, match.end()))
+    return sorted(found) if len(found) > 1 else found
+
+
+def claims_by_sentence(text: str, starts: list[int]) -> list[list[tuple[str, int]]]:
+    """Claims of each sentence as (verb, end offset in the sentence), found in one pass over the text."""
+    out: list[list[tuple[str, int]]] = [[] for _ in starts]
+    for position, verb, end in claims(text):
+        index = bisect.bisect_right(starts, position) - 1
+        out[index].append((verb, end - starts[index]))
+    return out
+
+
+def best_claim(sentences: list[str], claims: list[list[tuple[str, int]]]) -> tuple[int, str, int] | None:
+    """The sentence (and its verb match) that states the contribution most directly, earliest on ties."""
+    best: tuple[int, int, str, int] | None = None
+    for index, found in enumerate(claims):
+        sentence = sentences[index]
+        for verb, end in found:
+            weight = VERBS[verb] + (3 if _MAIN.match(sentence) else 0)
+            if _SECONDARY.search(sentence[:end]):
+                weight -= 2
+            if verb == "argue" and sentence.startswith("This position paper"):
+                weight = 10
+            if best is None or weight > best[0]:
+                best = (weight, index, verb, end)
+    return None if best is None else best[1:]

@@ -1,0 +1,58 @@
+"""Turning what a claim says into a phrase that can stand as a headline: no bare "To ...", no stray verb."""
+
+from __future__ import annotations
+
+import re
+
+# "We propose to exploit X": the headline is the activity, "Exploiting X".
+_PURPOSE = re.compile(r"^[Tt]o ((?:[a-z]+ly )?)([a-z]{2,})\b")
+# "This paper develops and implements X": the claimant went, its second verb stayed.
+_STRAY_VERB = re.compile(
+    r"^(?:and )?(?:implements|utilizes|uses|employs|applies|presents|proposes|introduces|develops|describes|"
+    r"provides|studies|investigates|explores|addresses|considers)\s+(?=\S)",
+    re.IGNORECASE,
+)
+_VOWELS = "aeiou"
+# "A framework to study the stability of X": what is studied is the headline, "Stability of X".
+_STUDY = re.compile(
+    r"^(?:(?:a|an|the|first|general|theoretical|unified|unifying|new|novel|principled|rigorous|formal|"
+    r"systematic|simple)\s+)*(?:framework|method|methodology|approach|tool|toolkit|technique|way)s?\s+"
+    r"(?:to|for)\s+(?:study|studying|analy[sz]e|analy[sz]ing|understand|understanding|investigate|"
+    r"investigating|examine|examining|characteri[sz]e|characteri[sz]ing|quantify|quantifying)\s+"
+    r"(?:the\s+)?(?=\S+\s+\S)",
+    re.IGNORECASE,
+)
+
+
+def gerund(verb: str) -> str:
+    """The -ing form of a regular verb: minimize -> minimizing, plan -> planning, study -> studying."""
+    if verb.endswith("ie"):
+        return verb[:-2] + "ying"
+    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")) and len(verb) > 2:
+        return verb[:-1] + "ing"
+    vowel_groups = len(re.findall(r"[aeiou]+", verb))
+    if (
+        vowel_groups == 1
+        and len(verb) >= 3
+        and verb[-1] not in _VOWELS + "wxy"
+        and verb[-2] in _VOWELS
+        and verb[-3] not in _VOWELS
+    ):
+        return verb + verb[-1] + "ing"  # one syllable ending consonant-vowel-consonant doubles
+    return verb + "ing"
+
+
+def as_headline(text: str) -> str:
+    """A gist that starts as no headline would, rewritten: "to learn X" -> "Learning X", "uses X" -> "X"."""
+    study = _STUDY.match(text)
+    if study is not None:
+        text = text[study.end() :]
+        return text[:1].upper() + text[1:]
+    purpose = _PURPOSE.match(text)
+    if purpose is not None:
+        adverb, verb = purpose.groups()
+        return f"{adverb}{gerund(verb)}{text[purpose.end() :]}"
+    stray = _STRAY_VERB.match(text)
+    if stray is not None and len(text) - stray.end() > 15:
+        return text[stray.end() :]
+    return text

@@ -1,0 +1,144 @@
+"""Detectors for headlines a reader cannot use: each names a rule that synthesis avoids and tests check."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from index.headline.topic import expansion_of
+
+# A phrase is never whole when it stops on one of these: its complement was cut off.
+STOP_ENDINGS = frozenset(
+    re.findall(
+        r"\S+",
+        "a an the of and or for with in on to by from as at via that which its their our is are be into "
+        "over under between using while where when both either not than this these such each any whose "
+        "who can through based without within across including toward towards against among per but nor "
+        "so if has have had how what why whether namely like unlike versus vs upon onto along",
+    )
+)
+# Adjectives that need their noun: a headline ending on one lost the thing it was about.
+DANGLING_ADJECTIVES = frozenset(
+    re.findall(
+        r"\S+",
+        "approximate explicit implicit efficient effective robust general various several different many "
+        "more most novel key high low large small better accurate simple scalable joint prior existing "
+        "single multiple comparable capable suitable able main new first other same real-world "
+        "state-of-the-art proposed underlying arbitrary specific particular respective",
+    )
+)
+# Typographic ligatures and the like: NFKC folds them, and a headline must never show one.
+_COMPAT = re.compile(r"[\ufb00-\ufb06\u2002-\u200a\u3000\uff01-\uff5e]")
+_LIGATURES = ("\ufb00", "\ufb01", "\ufb02", "\ufb03", "\ufb04")
+# Leftovers of LaTeX that lost its backslash and braces ("emphGaussian", "textbfNet").
+LATEX_LEFTOVER = re.compile(r"\b(?:emph|textbf|textit|textrm|texttt|mathrm|mathbf|mathcal|bf)(?=[A-Z{])")
+# A line break hyphen left inside a word by PDF extraction ("knowl- edge", "sub- space").
+SPLIT_WORD = re.compile(
+    r"\b([a-z]{2,})- (?!(?:and|or|to|as|but|nor|vs|of|the|in|on|for|with|based)\b)([a-z]{2,})\b"
+)
+# How a headline may not start: a bare purpose or question word, a stray verb, or a pointer to material.
+_BAD_START = re.compile(
+    r"^(?:To [a-z]+|When|Why|Whether|Code\b|Source code|Data and code|For the time|"
+    r"(?:Implements|Utilizes|Uses|Is|Are|Was|Were)\b)"
+)
+_DOES = re.compile(r"\b(?:that|which|for|to|by|via|with|on)\b")
+_LABEL = re.compile(r"^([^\s:]{2,30}): (.+)$")
+# Words so vague that a headline made only of them (plus a name) says nothing about the paper.
+_VAGUE = frozenset(
+    re.findall(
+        r"\S+",
+        "framework method approach model algorithm technique system pipeline architecture scheme strategy "
+        "network tool paradigm procedure solution module a an the new novel general effective efficient "
+        "simple unified this our",
+    )
+)
+
+
+def ends_dangling(line: str) -> bool:
+    """True when the last word is a function word or an adjective whose noun was cut: `cut-mid-phrase`."""
+    if line.endswith(("?", "…", ")")):
+        return False
+    last = line.rsplit(" ", 1)[-1].strip(",;:.").lower()
+    return last in STOP_ENDINGS or last in DANGLING_ADJECTIVES
+
+
+def has_ligature(line: str) -> bool:
+    """True when the line shows a compatibility character or a LaTeX leftover: `ligature`."""
+    return _COMPAT.search(line) is not None or LATEX_LEFTOVER.search(line) is not None
+
+
+def has_split_word(line: str) -> bool:
+    """True when a word is still split by a line-end hyphen ("knowl- edge"): extraction debris."""
+    return SPLIT_WORD.search(line) is not None
+
+
+def acronym_only(line: str) -> bool:
+    """True for "SAC: Spatially-Adaptive Convolution": an acronym and its expansion, nothing it does."""
+    match = _LABEL.match(line)
+    if match is None:
+        return False
+    label, body = match.groups()
+    capitals = sum(c.isupper() or c.isdigit() for c in label)
+    if " " in label or capitals < 2:
+        return False
+    words = body.split()
+    if _DOES.search(body):
+        return False  # "... system that allows users to ...": it says what it does
+    if sum(word.lower() not in STOP_ENDINGS for word in words) > capitals + 1:
+        return False  # "PanoFormer: panorama Transformer to estimate depth": more than a spelled-out name
+    for drop in (0, 1):  # "... Network" or "... Network framework": the kind adds nothing
+        kept = words[: len(words) - drop]
+        if kept and expansion_of(label, " ".join(kept)) == " ".join(kept):
+            return True
+    return False
+
+
+def generic(line: str) -> bool:
+    """True when, past a name, the headline is only vague words ("CPM: a framework"): `generic`."""
+    match = _LABEL.match(line)
+    body = match.group(2) if match is not None else line
+    for part in (body, body.rsplit(", ", 1)[-1]):  # "CPM: Compositional ..., framework": the appositive
+        if all(word.strip(",;:").lower() in _VAGUE for word in part.split()):
+            return True
+    return False
+
+
+def bad_start(line: str) -> bool:
+    """True when the line starts as no headline would ("To exploit ...", "Code at ..."): `wrong-clause`."""
+    return not line.endswith("?") and _BAD_START.match(line) is not None
+
+
+def problems(line: str) -> list[str]:
+    """Every rule tag the line breaks, in a fixed order; empty for a line no detector objects to."""
+    found = []
+    if ends_dangling(line):
+        found.append("cut-mid-phrase")
+    if has_ligature(line) or has_split_word(line):
+        found.append("ligature")
+    if acronym_only(line):
+        found.append("acronym-only")
+    if generic(line):
+        found.append("generic")
+    if bad_start(line):
+        found.append("wrong-clause")
+    return found
+
+
+def fold_ligatures(text: str) -> str:
+    """NFKC, but only for a text with a typographic ligature: five memchr scans cost less than NFKC."""
+    if any(ligature in text for ligature in _LIGATURES):
+        return unicodedata.normalize("NFKC", text)
+    return text
+
+
+def normalize(line: str) -> str:
+    """A finished headline in NFKC ("ﬁ" -> "fi"), without LaTeX leftovers or line-break hyphens.
+
+    Run on the short line, not the abstract: cheap, and it catches whatever the rules let through.
+    """
+    if not line.isascii():
+        line = unicodedata.normalize("NFKC", line)
+    line = LATEX_LEFTOVER.sub("", line)
+    if "- " in line:
+        line = SPLIT_WORD.sub(r"\1\2", line)
+    return line

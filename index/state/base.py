@@ -1,0 +1,151 @@
+"""The store's connection: one lock, reads cached until any process commits, and the one write path.
+
+Every write is one `BEGIN IMMEDIATE` transaction, retried while other `papers` processes hold the lock, and
+returns only once committed; `StateStore` (store.py) builds on this.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from index.models import Notice
+from index.state.changes import Change, apply_changes
+from index.state.db import error_code
+
+RETRY_FOR_S = 30.0
+"""How long a write keeps retrying while other processes hold the lock, beyond SQLite's own busy timeout."""
+
+_CACHE_KEYS = 64
+T = TypeVar("T")
+
+
+class StateError(Exception):
+    """A state change could not be saved; the message is one line a user can act on."""
+
+
+class StateReadOnlyError(StateError):
+    """The store was opened read-only (unwritable folder, newer schema...): reads work, changes do not."""
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """The outcome of one committed write: its place in the global commit order and the papers it changed."""
+
+    seq: int
+    changed: tuple[str, ...]
+    searches: tuple[str, ...] = ()
+    """Saved searches the write changed (an import), by name."""
+
+
+class StoreConnection:
+    """The SQLite connection behind a `StateStore`, shared by the reader's threads under one lock."""
+
+    def __init__(
+        self, conn: sqlite3.Connection, path: Path, read_only_reason: str | None, notices: Sequence[Notice]
+    ) -> None:
+        self._conn = conn
+        self._lock = threading.RLock()
+        self.path = path
+        self.read_only_reason = read_only_reason
+        self.notices: tuple[Notice, ...] = tuple(notices)
+        self._writes = 0
+        self._cache: dict[str, tuple[tuple[int, int], Any]] = {}
+
+    @property
+    def read_only(self) -> bool:
+        return self.read_only_reason is not None
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def _query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
+        with self._lock:
+            return list(self._conn.execute(sql, params).fetchall())
+
+    def _read(self, read: Callable[[sqlite3.Connection], T]) -> T:
+        with self._lock:
+            return read(self._conn)
+
+    def _cached(self, key: str, load: Callable[[sqlite3.Connection], T]) -> T:
+        """`load`'s answer, kept until any process commits: search filters and list rows ask per query.
+
+        The answer is shared between callers, so `load` must return something immutable.
+        """
+        with self._lock:
+            # data_version moves when another connection commits; our own commits bump _writes.
+            version = (int(self._conn.execute("PRAGMA data_version").fetchone()[0]), self._writes)
+            cached = self._cache.get(key)
+            if cached is None or cached[0] != version:
+                if len(self._cache) >= _CACHE_KEYS:  # `tag:` typed letter by letter makes a key per prefix
+                    self._cache.clear()
+                cached = (version, load(self._conn))
+                self._cache[key] = cached
+            value: T = cached[1]
+        return value
+
+    def _write(
+        self, build: Callable[[sqlite3.Connection], Sequence[Change]], label: str, *, record_undo: bool = True
+    ) -> Applied:
+        """Apply the changes `build` returns (it runs inside the transaction, so it may read first)."""
+
+        return self._transaction(
+            lambda conn: self._write_in(conn, build(conn), label, record_undo=record_undo)
+        )
+
+    def _write_in(
+        self, conn: sqlite3.Connection, changes: Sequence[Change], label: str, *, record_undo: bool = True
+    ) -> Applied:
+        """Apply `changes` inside the caller's transaction, numbered in the global commit order."""
+        row = conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'commit_seq' RETURNING value")
+        seq = int(row.fetchone()[0])
+        return Applied(seq, apply_changes(conn, changes, label, record_undo))
+
+    def _transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `body` in a BEGIN IMMEDIATE transaction, retrying while other processes hold the write lock."""
+        if self.read_only_reason is not None:
+            raise StateReadOnlyError(f"cannot save stars or read marks: {self.read_only_reason}")
+        deadline = time.monotonic() + RETRY_FOR_S
+        delay = 0.005
+        with self._lock:
+            while True:
+                try:
+                    return self._attempt(body)
+                except sqlite3.OperationalError as error:
+                    code = error_code(error)
+                    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) and time.monotonic() < deadline:
+                        time.sleep(delay)
+                        delay = min(delay * 2, 0.25)
+                        continue
+                    raise _user_error(error, self.path) from error
+                except sqlite3.DatabaseError as error:
+                    raise _user_error(error, self.path) from error
+
+    def _attempt(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = body(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        finally:
+            self._writes += 1
+        return result
+
+
+def _user_error(error: sqlite3.Error, path: Path) -> StateError:
+    code = error_code(error)
+    if code == sqlite3.SQLITE_READONLY:
+        return StateReadOnlyError(f"cannot save stars or read marks: {path} is read-only ({error})")
+    if code == sqlite3.SQLITE_BUSY:
+        return StateError(f"{path} stayed locked by another papers process for {RETRY_FOR_S:.0f} s")
+    return StateError(f"cannot save stars or read marks to {path}: {error}")

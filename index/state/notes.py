@@ -1,0 +1,90 @@
+"""Notes: one free-text note per paper, how a note is cleaned, and how `note:` words match it.
+
+A note is the user's own text, kept as written apart from this: line endings become `\\n`, control
+characters other than newline and tab are dropped (they would reach the terminal), surrounding blank space
+is trimmed, and a note with nothing left is no note (setting it removes the note, and the removal travels
+in exports like an unstar).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import unicodedata
+from collections.abc import Sequence
+
+from index.state.changes import InputError, NoteMark, to_float
+
+NOTE_MAX = 20_000
+"""Characters in one note: pages of text, and still a small row."""
+_WORD = re.compile(r"\w+")
+_PATTERN = re.compile(r"\w+\*?")
+
+
+class NoteError(InputError):
+    """A note that cannot be saved (too long); the message is one line."""
+
+
+def clean_note(text: str) -> str:
+    """The stored form of a note ("" for no note).
+
+    Raises:
+        NoteError: longer than NOTE_MAX characters once cleaned.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    kept = "".join(
+        char for char in text if char in "\n\t" or unicodedata.category(char) not in ("Cc", "Cs")
+    ).strip()
+    if len(kept) > NOTE_MAX:
+        raise NoteError(f"the note has {len(kept)} characters; at most {NOTE_MAX} are kept")
+    return kept
+
+
+def note_of(conn: sqlite3.Connection, paper_id: str) -> str:
+    row = conn.execute("SELECT text FROM paper_note WHERE id = ?", (paper_id,)).fetchone()
+    return "" if row is None else str(row[0])
+
+
+def all_notes(conn: sqlite3.Connection) -> dict[str, str]:
+    """Every paper that has a note now, with its text."""
+    rows = conn.execute("SELECT id, text FROM paper_note WHERE text != '' ORDER BY id").fetchall()
+    return {str(paper_id): str(text) for paper_id, text in rows}
+
+
+def note_marks(conn: sqlite3.Connection, ids: Sequence[str] | None) -> dict[str, NoteMark]:
+    """The stored note (removals included) of these papers, or of all papers when `ids` is None."""
+    if ids is None:
+        rows = conn.execute("SELECT id, text, at FROM paper_note").fetchall()
+    else:
+        marks = ",".join("?" * len(ids))
+        rows = conn.execute(
+            f"SELECT id, text, at FROM paper_note WHERE id IN ({marks})", list(ids)
+        ).fetchall()
+    return {str(paper_id): NoteMark(str(text), to_float(at)) for paper_id, text, at in rows}
+
+
+def note_words(text: str) -> list[str]:
+    """The words of a note or of a `note:` filter, case-folded: what matching compares."""
+    return _WORD.findall(text.casefold())
+
+
+def pattern_words(text: str) -> list[str]:
+    """The words of a `note:` filter, case-folded; a word may end in `*` (any word starting so)."""
+    return _PATTERN.findall(text.casefold())
+
+
+def note_matches(note: str, wanted: Sequence[str]) -> bool:
+    """Whether the `pattern_words` in `wanted` occur in the note as consecutive words: one word anywhere,
+    several as a phrase."""
+    if not wanted:
+        return False
+    words = note_words(note)
+
+    def same(word: str, pattern: str) -> bool:
+        return word.startswith(pattern[:-1]) if pattern.endswith("*") else word == pattern
+
+    span = len(wanted)
+    return any(
+        all(same(words[start + offset], pattern) for offset, pattern in enumerate(wanted))
+        for start in range(len(words) - span + 1)
+    )
