@@ -79,7 +79,7 @@ def main() -> None:
 def run(library: Library, runs: int) -> None:
     assert library.index_ready, "no current index there: run `papers index` first"
     every = library.view("")
-    library.facets(every)  # the position map, once per snapshot
+    library.discovery.facets(every)  # the position map, once per snapshot
     chooser = random.Random(1)
     large, large_n = closest_query(library, 10_000, ["network", "learning data", "model", "deep", "neural"])
     small, small_n = closest_query(library, 100, ["quaternion", "hyperbolic", "spiking", "knot", "origami"])
@@ -91,9 +91,10 @@ def run(library: Library, runs: int) -> None:
         ("100 random ids", chooser.sample(list(every.ids), 100)),
     ]
     print(f"facets per keystroke at {every.total} papers, {runs} runs each:")
-    print(f"  {'the empty query (its View)':<34} {percentiles(lambda: library.facets(every), runs)}")
+    facets = library.discovery.facets
+    print(f"  {'the empty query (its View)':<34} {percentiles(lambda: facets(every), runs)}")
     for label, ids in cases:
-        print(f"  {label:<34} {percentiles(lambda ids=ids: library.facets(ids), runs)}")
+        print(f"  {label:<34} {percentiles(lambda ids=ids: facets(ids), runs)}")
     print("baseline, decoding each paper's record instead of reading the list columns:")
     for label, ids in cases[:3]:
         print(f"  {label:<34} {percentiles(lambda ids=ids: decoded(library, ids), 3)}")

@@ -1,4 +1,4 @@
-"""The discovering half of `Library`: "for you" and facet counts (a mixin, like organising.py).
+"""What to read next: "for you" and facet counts (a collaborator `Library` owns, `library.discovery`).
 
 For you ranks the unread papers by likeness to the user's starred papers, or to the papers of one tag, or
 to any set of seed ids (index/search/profile.py says how); `is:foryou` in a query is the same list as a
@@ -8,37 +8,33 @@ list columns, and `narrow` adds the one chosen to the query (index/search/facets
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Sequence
 
 from index import views
 from index.search.facets import FacetCounter, Facets
 from index.search.facets import narrow as narrow_query
+from index.search.index import SearchIndex
 from index.search.models import ForYouHit
 from index.search.snapshot import Snapshot
+from index.state.store import StateStore
 from index.views import View
-
-if TYPE_CHECKING:
-    from index.search.index import SearchIndex
-    from index.state.store import StateStore
 
 NO_FACETS = Facets((), (), (), 0)
 
 
-class Discovering:
-    """For you and facets, for `Library` to inherit."""
+class Discovery:
+    """For you and facets over one `Library`'s index and the user's marks.
 
-    index_ready: bool
+    It is given callables rather than the library: the index is only searched once it is ready (None
+    before), and the store opens on first use.
+    """
 
-    if TYPE_CHECKING:
-
-        @property
-        def index(self) -> SearchIndex: ...
-
-        @property
-        def state(self) -> StateStore: ...
-
-    _facet_counter: tuple[Snapshot, FacetCounter] | None = None
+    def __init__(
+        self, ready_index: Callable[[], SearchIndex | None], state: Callable[[], StateStore]
+    ) -> None:
+        self._ready_index = ready_index
+        self._state = state
+        self._facet_counter: tuple[Snapshot, FacetCounter] | None = None
 
     def for_you(
         self, limit: int = 20, seeds: Iterable[str] | None = None, *, tag: str | None = None
@@ -55,12 +51,14 @@ class Discovering:
             TagNameError: `tag` is not a name any tag can have.
             IndexUnavailable: the index cannot be read.
         """
-        if not self.index_ready:
+        index = self._ready_index()
+        if index is None:
             return []
+        state = self._state()
         chosen = frozenset(seeds) if seeds is not None else None
         if chosen is None and tag is not None:
-            chosen = self.state.tagged_ids(tag)
-        return views.for_you(self.index, self.state, chosen, limit)
+            chosen = state.tagged_ids(tag)
+        return views.for_you(index, state, chosen, limit)
 
     def facets(self, view_or_ids: View | Sequence[str]) -> Facets:
         """How many of these papers (a view, or ids) come from each venue, year and track/status.
@@ -68,7 +66,8 @@ class Discovering:
         Counted from the index's snapshot, so nothing is decoded: cheap enough for every keystroke. Empty
         until the index is ready; ids the index does not have are not counted.
         """
-        snapshot = self.index.load_view() if self.index_ready else None
+        index = self._ready_index()
+        snapshot = index.load_view() if index is not None else None
         if snapshot is None:
             return NO_FACETS
         if self._facet_counter is None or self._facet_counter[0] is not snapshot:

@@ -16,16 +16,17 @@ from pathlib import Path
 
 from index import views
 from index.config import Config, load_config, resolve_data_dir, resolve_index_dir, resolve_listings
-from index.discovery import Discovering
+from index.discovery import Discovery
 from index.listings.catalog import headline_for, headlines_on_demand, load_catalog, no_headline
 from index.listings.reader import expand_paths
 from index.models import Catalog, Entry, Notice, Paper, Rendered
-from index.organising import Organising
+from index.organising import Organiser
 from index.render.abstract import render
 from index.search import store as index_store
 from index.search.index import QUERY_HELP, IndexUnavailable, SearchIndex
 from index.search.models import SimilarHit, UpdateReport
 from index.search.snapshot import Snapshot
+from index.session_memory import SessionMemory
 from index.state.changes import InputError
 from index.state.notes import NoteError
 from index.state.searches import SavedSearch, SavedSearchError
@@ -46,9 +47,11 @@ __all__ = [
 ]
 
 
-class Library(Organising, Discovering):
-    """One user's view of one set of listings: papers in listing order, search, and the user's marks (stars,
-    read marks; tags, notes, saved searches and session memory from `Organising`).
+class Library:
+    """One user's view of one set of listings: papers in listing order, search, and the user's marks.
+
+    Tags, notes and saved searches are `organiser`'s, for you and facets `discovery`'s, the reader's
+    remembered place `session`'s: collaborators it owns, each given only what it needs.
 
     The index and the state store open on first use, so a command that only prints listings touches
     neither; `Library.open` (the reader) opens both and takes the papers from a current index at once.
@@ -68,6 +71,9 @@ class Library(Organising, Discovering):
         self._state: StateStore | None = None
         self._lock = threading.Lock()
         self._set_papers(Catalog((), ()), lazy=False)
+        self.organiser = Organiser(self._open_state, self._unread_view)
+        self.discovery = Discovery(self._ready_index, self._open_state)
+        self.session = SessionMemory(self._open_state, self.listing_paths, config)
 
     # ---- opening ------------------------------------------------------------------------------------------
 
@@ -140,6 +146,13 @@ class Library(Organising, Discovering):
             self._state = StateStore.open(self.data_dir)
             self.notices += [str(notice) for notice in self._state.notices]
         return self._state
+
+    def _open_state(self) -> StateStore:
+        return self.state
+
+    def _ready_index(self) -> SearchIndex | None:
+        """The index once it can be searched; None while it is being built (queries then wait)."""
+        return self.index if self.index_ready else None
 
     def _set_papers(self, papers: Catalog | Snapshot, *, lazy: bool) -> None:
         """Take the papers from a parsed catalog (headlines made lazily) or from the index's snapshot."""
@@ -273,9 +286,8 @@ class Library(Organising, Discovering):
         """Which papers to show for a query, a filter and an order, and what to tell the user: the one
         answer the reader and `papers search` share (see `views.compute_view`). Safe in a worker thread.
         """
-        index = self.index if self.index_ready else None  # None: the query waits for the index build
         return views.compute_view(
-            index,
+            self._ready_index(),
             self.state,
             self.ids,
             self._position,
@@ -285,6 +297,9 @@ class Library(Organising, Discovering):
             limit=limit,
             highlight_top=highlight_top,
         )
+
+    def _unread_view(self, query: str) -> View:
+        return self.view(query, "unread", "listing")  # listing order: nothing is scored
 
     def search(self, query: str, *, order: str = "relevance") -> View:
         """Every match of `query` in this order, with no reader filter: `view(query, order=order)`."""

@@ -1,66 +1,32 @@
-"""The organising half of `Library`: tags, notes, saved searches and session memory kept per set of listings.
+"""Tags, notes and saved searches: what a user adds to papers beyond a star and a read mark.
 
-A mixin so `library.py` stays one screenful per concern; everything here goes through the user's
-`StateStore` (`Library.state`) and, for unread counts, `Library.view`.
-
-Session memory (the reader's last query, filter, order and selected paper) is kept per library: under a
-key made from a digest of the resolved listing paths, so opening other listings never restores a query
-meant for these. Keys in `GLOBAL_SESSION_KEYS` (the theme) stay one per user. Values saved before session
-memory was per library (unscoped keys) are read only by the default library, the one opened with no
-`--listings` (`$PAPERS_LISTINGS`, the config, else the bundled seeds): that is where they were almost
-always written; the first save there replaces them.
+A collaborator `Library` owns (`library.organiser`), so each concern of the facade is one small class; it
+reaches the user's `StateStore` and, for unread counts, `Library.view` through the callables it is given,
+never through the library itself.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable, Mapping
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping
 
-from index.config import Config, resolve_listings
 from index.state.store import Applied, StateStore
+from index.views import View
 
-if TYPE_CHECKING:
-    from index.views import View
-
-GLOBAL_SESSION_KEYS = frozenset({"theme"})
-"""Session keys that are the user's whatever the listings (everything else is kept per library)."""
+UnreadView = Callable[[str], View]
+"""The unread papers a query finds in these listings, in listing order (nothing scored)."""
 
 
-def listings_digest(paths: Iterable[Path]) -> str:
-    """A stable name for a set of listings: the same files or folders in any order, by any relative path."""
-    resolved = sorted({str(_resolved(path)) for path in paths})
-    return hashlib.sha256("\0".join(resolved).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+class Organiser:
+    """Tags, notes and saved searches of one user, over the listings of one `Library`."""
 
+    def __init__(self, state: Callable[[], StateStore], unread_view: UnreadView) -> None:
+        self._state = state
+        self._unread_view = unread_view
 
-def _resolved(path: Path) -> Path:
-    try:
-        return path.expanduser().resolve()
-    except (OSError, RuntimeError):  # a symlink loop or an unreadable parent: the path as given
-        return path.expanduser().absolute()
-
-
-class Organising:
-    """Tags, notes, saved searches and per-library session memory, for `Library` to inherit."""
-
-    listing_paths: list[Path]
-    config: Config
-
-    if TYPE_CHECKING:
-
-        @property
-        def state(self) -> StateStore: ...
-
-        def view(
-            self,
-            query: str = "",
-            filter: str = "all",
-            order: str = "relevance",
-            *,
-            limit: int | None = None,
-            highlight_top: int = 0,
-        ) -> View: ...
+    @property
+    def state(self) -> StateStore:
+        """The store, opened by the library on first use."""
+        return self._state()
 
     # ---- tags -------------------------------------------------------------------------------------------
 
@@ -135,32 +101,5 @@ class Organising:
         Raises:
             IndexUnavailable: the index cannot be searched.
         """
-        view = self.view(query, "unread", "listing")  # listing order: nothing is scored
+        view = self._unread_view(query)
         return None if view.waiting else view.total
-
-    # ---- session memory, per set of listings ------------------------------------------------------------
-
-    @property
-    def session_scope(self) -> str:
-        """The digest session values of these listings are kept under."""
-        return listings_digest(self.listing_paths)
-
-    def _is_default_library(self) -> bool:
-        return listings_digest(resolve_listings(None, self.config)) == self.session_scope
-
-    def _session_key(self, key: str) -> str:
-        return key if key in GLOBAL_SESSION_KEYS else f"library:{self.session_scope}:{key}"
-
-    def session_get(self, key: str, default: Any = None) -> Any:
-        """A remembered reader setting for these listings (`GLOBAL_SESSION_KEYS` for every library)."""
-        scoped = self._session_key(key)
-        if scoped != key and not self.state.has_session(scoped) and self._is_default_library():
-            return self.state.get_session(key, default)  # saved before session memory was per library
-        return self.state.get_session(scoped, default)
-
-    def session_set(self, key: str, value: Any) -> None:
-        """Remember a reader setting for these listings. A read-only store keeps it in memory for this run
-        rather than interrupting the reader."""
-        scoped = self._session_key(key)
-        legacy = key if scoped != key and self._is_default_library() else None
-        self.state.set_session(scoped, value, replaces=legacy)

@@ -59,7 +59,7 @@ class PapersApp(TypeAheadApp):
 
     def on_mount(self) -> None:
         # The theme picked in the palette wins over the config's default: it is the later, explicit choice.
-        remembered = self.library.session_get("theme")
+        remembered = self.library.session.get("theme")
         for theme in (remembered, self.default_theme):
             if isinstance(theme, str) and theme in self.available_themes:
                 self.theme = theme
@@ -100,7 +100,7 @@ class PapersApp(TypeAheadApp):
 
     def _remember_theme(self, theme: Theme) -> None:
         if not self.library.state_read_only:
-            self.library.session_set("theme", theme.name)
+            self.library.session.set("theme", theme.name)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -29,12 +29,12 @@ def _foryou(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
         _current(library)
         try:
-            seeds = library.tagged_ids(args.tag) if args.tag else library.starred_ids()
+            seeds = library.organiser.tagged_ids(args.tag) if args.tag else library.starred_ids()
             if not seeds:
                 raise CommandError(
                     f"no papers tagged {args.tag!r}" if args.tag else "no starred papers to go on: star a few"
                 )
-            hits = library.for_you(limit=args.limit, seeds=seeds)
+            hits = library.discovery.for_you(limit=args.limit, seeds=seeds)
         except TagNameError as error:
             raise CommandError(str(error)) from None
         except IndexUnavailable as error:
@@ -76,7 +76,7 @@ def _facets(args: argparse.Namespace) -> int:
             cli_common.warn(library.take_notices())
         if view.notice:
             cli_common.warn([view.notice])
-        facets = library.facets(view)
+        facets = library.discovery.facets(view)
         counts = {"venue": facets.venue, "year": facets.year, "status": facets.status}
         if args.json:
             rows = {name: [{"value": v, "papers": n} for v, n in values] for name, values in counts.items()}

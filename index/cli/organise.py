@@ -13,6 +13,7 @@ from index.cli.errors import CommandError
 from index.cli.state import known_papers, open_state, safe
 from index.library import InputError, Library
 from index.models import Paper
+from index.organising import Organiser
 from index.search.index import IndexUnavailable
 from index.state.store import Applied, StateError
 
@@ -22,16 +23,16 @@ def _one_paper(library: Library, key: str) -> Paper:
     return next(iter(known_papers(library, [key]).values()))
 
 
-def _change_tags(verb: str, act: Callable[[Library, list[str], list[str]], Applied]) -> cli_common.Handler:
+def _change_tags(verb: str, act: Callable[[Organiser, list[str], list[str]], Applied]) -> cli_common.Handler:
     def handler(args: argparse.Namespace) -> int:
         with cli_common.open_library(args) as library:
             paper = _one_paper(library, args.id)
             open_state(library, writing=True)
             try:
-                applied = act(library, [paper.id], args.names)
+                applied = act(library.organiser, [paper.id], args.names)
             except (InputError, StateError) as error:
                 raise CommandError(str(error)) from None
-            now = library.tags(paper.id)
+            now = library.organiser.tags(paper.id)
         already = "" if applied.changed else " (already)"
         print(f"{verb}{already}  {paper.id}  {safe(paper.headline)}  [tags: {', '.join(now) or 'none'}]")
         return 0
@@ -46,14 +47,14 @@ def _tags(args: argparse.Namespace) -> int:
             paper_id = _one_paper(library, args.id).id
         open_state(library, writing=False)
         if paper_id is not None:
-            names = list(library.tags(paper_id))
+            names = list(library.organiser.tags(paper_id))
             if args.json:
                 print(json.dumps(names, ensure_ascii=False))
             else:
                 for name in names:
                     print(name)
             return 0
-        counts = library.all_tags()
+        counts = library.organiser.all_tags()
     if args.json:
         rows = [{"name": name, "count": count} for name, count in counts.items()]
         print(json.dumps(rows, ensure_ascii=False, indent=2))
@@ -83,15 +84,15 @@ def _note(args: argparse.Namespace) -> int:
         paper = _one_paper(library, args.id)
         open_state(library, writing=text is not None)
         if text is None:
-            note = library.note(paper.id)
+            note = library.organiser.note(paper.id)
             if note:
                 print("\n".join(safe(line) for line in note.split("\n")))  # safe() joins lines
             return 0
         try:
-            applied = library.set_note(paper.id, text)
+            applied = library.organiser.set_note(paper.id, text)
         except (InputError, StateError) as error:
             raise CommandError(str(error)) from None
-        cleared = not library.note(paper.id)
+        cleared = not library.organiser.note(paper.id)
     verb = "note cleared" if cleared else "noted"
     already = "" if applied.changed else " (already)"
     print(f"{verb}{already}  {paper.id}  {safe(paper.headline)}")
@@ -102,7 +103,7 @@ def _saved_add(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
         open_state(library, writing=True)
         try:
-            changed = library.save_search(args.name, args.query)
+            changed = library.organiser.save_search(args.name, args.query)
         except (InputError, StateError) as error:
             raise CommandError(str(error)) from None
     state = "saved" if changed else "already saved"
@@ -113,9 +114,9 @@ def _saved_add(args: argparse.Namespace) -> int:
 def _saved_rm(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
         open_state(library, writing=True)
-        names = [name for name, _query in library.saved_searches()]
+        names = [name for name, _query in library.organiser.saved_searches()]
         try:
-            deleted = library.delete_search(args.name)
+            deleted = library.organiser.delete_search(args.name)
         except (InputError, StateError) as error:
             raise CommandError(str(error)) from None
     if not deleted:
@@ -128,12 +129,12 @@ def _saved_rm(args: argparse.Namespace) -> int:
 def _saved_list(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
         open_state(library, writing=False)
-        saved = library.saved_searches()
+        saved = library.organiser.saved_searches()
         counts: list[int | None] = []
         if saved:
             try:
                 library.update_index()
-                counts = [library.unread_count(query) for _name, query in saved]
+                counts = [library.organiser.unread_count(query) for _name, query in saved]
             except IndexUnavailable as error:
                 raise CommandError(str(error)) from None
             finally:
@@ -188,11 +189,11 @@ def register(subparsers: cli_common.Subparsers, common: argparse.ArgumentParser)
     add = functools.partial(cli_common.add_command, subparsers, common)
     add(
         "tag",
-        _change_tags("tagged", Library.tag),
+        _change_tags("tagged", Organiser.tag),
         "tag a paper (tags are one word each, any case)",
         arguments=_tag_arguments,
     )
-    add("untag", _change_tags("untagged", Library.untag), "take tags off a paper", arguments=_tag_arguments)
+    add("untag", _change_tags("untagged", Organiser.untag), "take tags off a paper", arguments=_tag_arguments)
     add("tags", _tags, "every tag with its number of papers", arguments=_tags_arguments, json="a JSON list")
     add("note", _note, "show, set or clear a paper's note", arguments=_note_arguments)
     add(

@@ -34,11 +34,11 @@ async def test_ended_saves_the_view_and_exits_with_the_signal_status(library: Li
         await settle(pilot)
         await pilot.press("j", "j")
         selected = browse(app).paper_list.selected_id
-        assert selected is not None and selected != library.session_get("selected")
+        assert selected is not None and selected != library.session.get("selected")
         app.post_message(session.SessionDriver.Ended("SIGHUP", session.HANGUP_EXIT))
         await settle(pilot)
     assert app.return_code == 129
-    assert library.session_get("selected") == selected
+    assert library.session.get("selected") == selected
 
 
 def test_the_reader_runs_on_the_session_driver_where_textual_would_use_its_linux_driver() -> None:

@@ -98,18 +98,19 @@ def test_narrow_refuses_other_fields_and_empty_values() -> None:
 
 
 def test_facets_count_what_a_view_shows_and_narrowing_finds_that_many(library: Library) -> None:
-    everything = library.facets(library.view(""))
+    everything = library.discovery.facets(library.view(""))
     assert everything.total == len(RECORDS)
     assert dict(everything.venue) == Counter(v for v, _y, _s, _w in RECORDS)
     assert dict(everything.year) == Counter(y for _v, y, _s, _w in RECORDS)
     assert dict(everything.status) == Counter(s for _v, _y, s, _w in RECORDS if s)
     graph = library.view("graph")
-    facets = library.facets(graph)
+    facets = library.discovery.facets(graph)
     assert facets.total == graph.total == 4
     for field, values in (("venue", facets.venue), ("year", facets.year), ("status", facets.status)):
         for value, papers in values:
-            assert library.view(library.narrow("graph", field, value)).total == papers, (field, value)
-    assert library.facets(["no-such-id", *graph.ids]).total == 4
+            narrowed = library.discovery.narrow("graph", field, value)
+            assert library.view(narrowed).total == papers, (field, value)
+    assert library.discovery.facets(["no-such-id", *graph.ids]).total == 4
 
 
 def test_statuses_are_a_list_column_of_the_snapshot() -> None:

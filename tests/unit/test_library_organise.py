@@ -31,76 +31,76 @@ def library(index_dir: Path, tmp_path: Path) -> Iterator[Library]:
 
 def test_tags_through_the_library(library: Library) -> None:
     first, second, third = library.ids[:3]
-    library.tag([first, second], ["Later"])
-    library.tag([first], ["theory"])
-    assert library.tags(first) == ("later", "theory")
-    assert library.all_tags() == {"later": 2, "theory": 1}
-    assert library.tagged_ids("later") == {first, second}
-    assert library.tag_map()[first] == ("later", "theory")
+    library.organiser.tag([first, second], ["Later"])
+    library.organiser.tag([first], ["theory"])
+    assert library.organiser.tags(first) == ("later", "theory")
+    assert library.organiser.all_tags() == {"later": 2, "theory": 1}
+    assert library.organiser.tagged_ids("later") == {first, second}
+    assert library.organiser.tag_map()[first] == ("later", "theory")
     assert list(library.view("tag:later").ids) == [first, second]
-    library.untag([first, second], ["later"])
-    assert library.all_tags() == {"theory": 1}
+    library.organiser.untag([first, second], ["later"])
+    assert library.organiser.all_tags() == {"theory": 1}
     assert library.undo() == [first, second]
-    assert library.all_tags() == {"later": 2, "theory": 1}
+    assert library.organiser.all_tags() == {"later": 2, "theory": 1}
     with pytest.raises(TagNameError):
-        library.tag([third], ["two words"])
-    assert third not in library.tag_map()
+        library.organiser.tag([third], ["two words"])
+    assert third not in library.organiser.tag_map()
 
 
 def test_notes_through_the_library(library: Library) -> None:
     paper = library.ids[5]
-    assert library.note(paper) == ""
-    library.set_note(paper, "Ablation in table 4 is the interesting part.")
-    assert library.note(paper) == "Ablation in table 4 is the interesting part."
-    assert library.noted_ids() == {paper}
+    assert library.organiser.note(paper) == ""
+    library.organiser.set_note(paper, "Ablation in table 4 is the interesting part.")
+    assert library.organiser.note(paper) == "Ablation in table 4 is the interesting part."
+    assert library.organiser.noted_ids() == {paper}
     assert list(library.view("note:ablation").ids) == [paper]
     assert list(library.view("note:ablation", "unread").ids) == [paper]
     library.mark_read([paper])
     assert list(library.view("note:ablation is:unread").ids) == []
     library.undo()
     library.undo()
-    assert library.note(paper) == "" and library.noted_ids() == frozenset()
+    assert library.organiser.note(paper) == "" and library.organiser.noted_ids() == frozenset()
     with pytest.raises(NoteError):
-        library.set_note(paper, "x" * 100_000)
+        library.organiser.set_note(paper, "x" * 100_000)
 
 
 def test_saved_searches_and_their_unread_counts(library: Library) -> None:
     total = len(library.ids)
-    assert library.saved_searches() == []
-    assert library.save_search("everything", "")
-    assert library.save_search("later", "tag:later")
-    assert library.saved_searches() == [("everything", ""), ("later", "tag:later")]
-    assert library.unread_count("") == total
-    assert library.unread_count("tag:later") == 0
-    library.tag(library.ids[:3], ["later"])
+    assert library.organiser.saved_searches() == []
+    assert library.organiser.save_search("everything", "")
+    assert library.organiser.save_search("later", "tag:later")
+    assert library.organiser.saved_searches() == [("everything", ""), ("later", "tag:later")]
+    assert library.organiser.unread_count("") == total
+    assert library.organiser.unread_count("tag:later") == 0
+    library.organiser.tag(library.ids[:3], ["later"])
     library.mark_read(library.ids[:1])
-    assert library.unread_count("tag:later") == 2
-    assert library.unread_count("") == total - 1
-    assert library.delete_search("later") and not library.delete_search("later")
-    assert library.saved_searches() == [("everything", "")]
+    assert library.organiser.unread_count("tag:later") == 2
+    assert library.organiser.unread_count("") == total - 1
+    assert library.organiser.delete_search("later") and not library.organiser.delete_search("later")
+    assert library.organiser.saved_searches() == [("everything", "")]
     with pytest.raises(SavedSearchError):
-        library.save_search("", "x")
+        library.organiser.save_search("", "x")
     assert issubclass(SavedSearchError, InputError) and issubclass(TagNameError, InputError)
 
 
 def test_unread_count_is_none_while_the_index_is_being_built(tmp_path: Path) -> None:
     library = Library([SEEDS], tmp_path / "no-index-yet", tmp_path / "data", config=Config())
     try:
-        assert library.unread_count("diffusion") is None
+        assert library.organiser.unread_count("diffusion") is None
     finally:
         library.close()
 
 
 def test_session_memory_is_per_library(library: Library, index_dir: Path, tmp_path: Path) -> None:
-    library.session_set("query", "diffusion")
-    library.session_set("theme", "nord")
+    library.session.set("query", "diffusion")
+    library.session.set("theme", "nord")
     other_listing = tmp_path / "other.txt"
     other_listing.write_text("Other venue 2025\n\nA different abstract about nothing in the seeds.\n")
     other = Library([other_listing], index_dir, tmp_path / "data", config=Config())
     try:
-        assert other.session_get("query") is None and other.session_get("query", "") == ""
-        assert other.session_get("theme") == "nord"
-        other.session_set("query", "robots")
+        assert other.session.get("query") is None and other.session.get("query", "") == ""
+        assert other.session.get("theme") == "nord"
+        other.session.set("query", "robots")
     finally:
         other.close()
-    assert library.session_get("query") == "diffusion"
+    assert library.session.get("query") == "diffusion"

@@ -114,16 +114,16 @@ def test_old_unscoped_session_values_are_read_by_the_default_library_only(tmp_pa
     default = _library([SEEDS], data_dir)  # Config() with no listings: the bundled seeds are the default
     elsewhere = _library([other], data_dir)
     try:
-        assert default.session_get("query") == SESSION["query"]
-        assert default.session_get("selected") == SESSION["selected"]
-        assert elsewhere.session_get("query") is None  # another library never gets this one's query
-        assert elsewhere.session_get("theme") == "nord"  # the theme is the user's, whatever the listings
-        default.session_set("query", "graphs")
-        elsewhere.session_set("query", "robots")
-        assert default.session_get("query") == "graphs" and elsewhere.session_get("query") == "robots"
+        assert default.session.get("query") == SESSION["query"]
+        assert default.session.get("selected") == SESSION["selected"]
+        assert elsewhere.session.get("query") is None  # another library never gets this one's query
+        assert elsewhere.session.get("theme") == "nord"  # the theme is the user's, whatever the listings
+        default.session.set("query", "graphs")
+        elsewhere.session.set("query", "robots")
+        assert default.session.get("query") == "graphs" and elsewhere.session.get("query") == "robots"
         # The first save of the default library replaced the old unscoped value.
         assert default.state.get_session("query") is None
-        assert default.session_get("filter") == "unread"  # the others are still read until saved
+        assert default.session.get("filter") == "unread"  # the others are still read until saved
     finally:
         default.close()
         elsewhere.close()
@@ -140,7 +140,7 @@ def test_session_scope_is_the_set_of_listings_however_named(
     two = _library([Path("b.txt"), Path("./a.txt"), first], tmp_path / "data")
     three = _library([first], tmp_path / "data")
     try:
-        assert one.session_scope == two.session_scope != three.session_scope
+        assert one.session.scope == two.session.scope != three.session.scope
     finally:
         for library in (one, two, three):
             library.close()

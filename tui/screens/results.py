@@ -112,10 +112,10 @@ def paper_view(
 
 def restore_view(library: Library) -> tuple[str, str, str, str | None]:
     """The query, filter, order and selected paper of the last session, each checked before it is trusted."""
-    query = str(library.session_get("query", "") or "")
-    saved_filter = library.session_get("filter", "all")
-    saved_order = library.session_get("order", "relevance")
-    selected = library.session_get("selected")
+    query = str(library.session.get("query", "") or "")
+    saved_filter = library.session.get("filter", "all")
+    saved_order = library.session.get("order", "relevance")
+    selected = library.session.get("selected")
     return (
         query,
         saved_filter if saved_filter in FILTERS else "all",
@@ -128,11 +128,11 @@ def save_view(library: Library, query: str, filter: str, order: str, selected: s
     """Remember the view for the next start (a read-only store keeps nothing, and that is fine)."""
     if library.state_read_only:
         return
-    library.session_set("query", query)
-    library.session_set("filter", filter)
-    library.session_set("order", order)
+    library.session.set("query", query)
+    library.session.set("filter", filter)
+    library.session.set("order", order)
     if selected is not None:
-        library.session_set("selected", selected)
+        library.session.set("selected", selected)
 
 
 class Shown(NamedTuple):

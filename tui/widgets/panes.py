@@ -138,10 +138,10 @@ class Panes(Container):
             self.app.bell()
             return
         self.offsets[axis] = wanted - current.auto
-        self._library.session_set(SESSION_KEYS[axis], self.offsets[axis])
+        self._library.session.set(SESSION_KEYS[axis], self.offsets[axis])
         self.apply()
 
 
 def _stored_offset(library: Library, key: str) -> int:
-    value = library.session_get(key, 0)
+    value = library.session.get(key, 0)
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
