@@ -2,6 +2,10 @@
 
 Run by hand (it prints numbers and asserts nothing): `.venv/bin/python bench/bench_search.py [--quick]`.
 Every index goes to a temporary directory that is removed afterwards; the corpus is only read.
+At 250k: `.venv/bin/python bench/corpus250k.py /tmp/papers-corpus250k` then `--corpus /tmp/papers-corpus250k
+--subset 0` (the Whoosh build alone takes 15-20 minutes there). Query timings repeat each query after a
+warm-up, so they are the warm figures (the generation's posting arrays read); per-keystroke search, first
+uses and 250k without rebuilding are bench/bench_keystroke.py's, on an index built once with `papers index`.
 """
 
 from __future__ import annotations

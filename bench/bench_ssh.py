@@ -10,6 +10,8 @@ Measured, from the moment the keystroke (or the ssh command) is released until t
   j             `j` -> the screen changes (the selection moved; colours included, via capture-pane -e)
   query key     one more letter in the search box -> the status line shows that query's hit count
 Each number includes ssh, the pty and tmux, and the poll interval of capture-pane (a few ms).
+Beside them: our engine's part of the same query keys in-process (`Library.view`, fresh library), SQLite
+FTS5 doing that part on the same papers (all hits ranked), and our keystroke-to-screen p95 over FTS5's p95.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +30,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.bench_keystroke import build_fts5, fts5_keystrokes, timed  # noqa: E402
+from index.library import Library  # noqa: E402
 from tests.e2e.harness import LIST_FOCUSED, SEARCH_FOCUSED, STATUS_LINE, Environment, Tmux, make_readable  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus" / "listings"
@@ -138,6 +143,39 @@ def measure(env: Environment, name: str, listings: Path, index_dir: Path, presse
     return rows
 
 
+_FTS5: dict[Path, list[float]] = {}
+
+
+def engine_reference(listings: Path, index_dir: Path) -> list[str]:
+    """Our engine's part of the same keys, in this process: `Library.view` for every prefix of QUERY on a
+    fresh library (p50, p95 ms): the rest of a key's latency is debounce, ssh, tmux and drawing."""
+    with tempfile.TemporaryDirectory(prefix="papers-bench-ssh-engine-") as tmp:
+        library = Library.open([listings], index_dir=index_dir, data_dir=Path(tmp))
+        samples = [timed(lambda end=end: library.view(QUERY[:end])) for end in range(1, len(QUERY) + 1)]
+        library.close()
+    ordered = sorted(samples)
+    p50, p95 = statistics.median(ordered) * 1000, ordered[round(0.95 * (len(ordered) - 1))] * 1000
+    return [f"{p50:.1f}", f"{p95:.1f}"]
+
+
+def fts5_reference(listings: Path, key_p95_ms: str) -> list[str]:
+    """SQLite FTS5 doing the engine's part of the same keystrokes (every prefix of QUERY, all hits ranked by
+    bm25) on the same papers, in this run: p50, p95 and our keystroke-to-screen p95 over FTS5's p95.
+
+    FTS5 has no terminal, so this is the floor a reader built on it would add ssh, tmux and drawing to.
+    """
+    if listings not in _FTS5:
+        with tempfile.TemporaryDirectory(prefix="papers-bench-ssh-fts5-") as tmp:
+            db, _rows, _build_s = build_fts5(listings, Path(tmp) / "fts5.db")
+            typed = [QUERY[:end] for end in range(1, len(QUERY) + 1)]
+            fts5_keystrokes(db, typed)  # warm-up: the reader's index is warm too after its first key
+            _FTS5[listings] = fts5_keystrokes(db, typed)
+            db.close()
+    samples = sorted(_FTS5[listings])
+    p50, p95 = statistics.median(samples) * 1000, samples[round(0.95 * (len(samples) - 1))] * 1000
+    return [f"{p50:.2f}", f"{p95:.2f}", f"{float(key_p95_ms) / max(p95, 0.01):.0f}x"]
+
+
 def _p50_p95(samples: list[float]) -> list[str]:
     ordered = sorted(samples)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
@@ -157,7 +195,9 @@ def main() -> int:
     try:
         rows = []
         for name, path in libraries:
-            rows += measure(env, name, path, indexes[name], args.presses)
+            found = measure(env, name, path, indexes[name], args.presses)
+            engine = engine_reference(path, indexes[name])
+            rows += [[*row, *engine, *fts5_reference(path, row[-1])] for row in found]
     finally:
         env.close()
     header = [
@@ -169,6 +209,11 @@ def main() -> int:
         "j p95",
         "query key p50",
         "query key p95",
+        "engine p50",
+        "engine p95",
+        "FTS5 search p50",
+        "FTS5 p95",
+        "key/FTS5 p95",
     ]
     widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:

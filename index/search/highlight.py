@@ -6,6 +6,7 @@ so a highlighted word is exactly a word the index matched (stems, prefixes and f
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -15,6 +16,8 @@ from index.search.models import MatchSpan, Snippet
 from index.search.schema import WORD_RE
 
 SNIPPET_CHARS = 160
+_TEXTS_KEPT = 512
+"""Texts whose term places `WordTerms` keeps (a few screens of abstracts, ~100 places each)."""
 _CONTEXT_BEFORE = 40
 _HIGHLIGHT_FIELDS = ("headline", "abstract")
 
@@ -73,6 +76,7 @@ class WordTerms:
     def __init__(self, analyzer: Any) -> None:
         self._analyzer = analyzer
         self._terms: dict[str, str | None] = {}
+        self._where: OrderedDict[str, dict[str | None, list[tuple[int, int]]]] = OrderedDict()
 
     def term(self, word: str) -> str | None:
         try:
@@ -86,12 +90,25 @@ class WordTerms:
         """Spans of the words in `text` whose indexed term is one of `terms`."""
         if not terms or not text:
             return ()
+        where = self._places(text)
+        places = sorted(span for found in terms for span in where.get(found, ()))
+        return tuple(MatchSpan(start, end) for start, end in places)
+
+    def _places(self, text: str) -> dict[str | None, list[tuple[int, int]]]:
+        """Where each term starts in `text`, kept for the last `_TEXTS_KEPT` texts: the same abstracts are
+        highlighted again as the query grows, and a term's places are then a dict lookup, not a tokenising."""
+        known = self._where.get(text)
+        if known is not None:
+            self._where.move_to_end(text)
+            return known
+        where: dict[str | None, list[tuple[int, int]]] = {}
         term = self.term
-        return tuple(
-            MatchSpan(match.start(), match.end())
-            for match in WORD_RE.finditer(text)
-            if term(match.group()) in terms
-        )
+        for match in WORD_RE.finditer(text):
+            where.setdefault(term(match.group()), []).append(match.span())
+        self._where[text] = where
+        if len(self._where) > _TEXTS_KEPT:
+            self._where.popitem(last=False)
+        return where
 
     def terms_of(self, text: str) -> set[str]:
         term = self.term

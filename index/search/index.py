@@ -6,10 +6,12 @@ API (stable; bench/ and the reader code against it): `SearchIndex.open(index_dir
 `.similar(paper_id, limit=10) -> list[SimilarHit]`, `.load_view() -> Snapshot | None` (papers decoded on use),
 `.load_snapshot() -> Catalog | None` (everything decoded), `.close()`.
 Opening, freshness, building and updating are the job of the `IndexMaintenance` (maintenance.py) each
-SearchIndex owns; asking Whoosh is ranking.py's, "did you mean" suggest.py's.
+SearchIndex owns; ranking is ranking.py's (fastrank.py scores whole posting lists per generation, with
+Whoosh's exact results; Whoosh's collector answers what it cannot reproduce), "did you mean" suggest.py's.
 Deviations from the first sketch: `SearchResult.ids` always holds every match (capped by `limit`), while
 `hits` carries details only for the first `limit` (or `highlight_top` when `limit` is None); "did you mean"
-uses Whoosh's `terms_within` per word instead of `correct_query`, so it suggests words, not stems.
+asks for the words of `terms_within` (nearwords.py) per word instead of `correct_query`, so it suggests
+words, not stems.
 One SearchIndex is meant for one thread at a time (the reader searches from one worker thread); another
 process may build or update the same directory meanwhile, which the next search picks up.
 """
@@ -23,7 +25,7 @@ from dataclasses import replace
 from functools import lru_cache
 from itertools import compress
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from index.models import Catalog, Paper
 from index.render.abstract import to_plain
@@ -41,13 +43,17 @@ from index.search.similar import rank as similar_rank
 from index.search.snapshot import Snapshot
 from index.search.suggest import suggest
 
+if TYPE_CHECKING:  # numpy (100-300 ms to import) loads on the first search, not before the first paint
+    from index.search.fastrank import FastRanker
+    from index.search.idcolumn import DocIds
+    from index.search.nearwords import NearWords
+    from index.search.termarrays import Docnums
+
 __all__ = ["QUERY_HELP", "SUGGEST_BELOW", "IndexUnavailable", "SearchIndex", "UnknownPaper"]
 
 SUGGEST_BELOW = 5
 """A query with fewer results than this (after `is:` filters) gets a "did you mean" check."""
 _CACHE_SIZE = 64
-_LOOKUP_MAX = 2000
-"""Up to this many hits are mapped to ids by column lookups; more read the whole id column once."""
 
 
 class UnknownPaper(KeyError):
@@ -77,12 +83,13 @@ class SearchIndex:
         ix = self._maintenance.ix
         self._parsers: QueryParsers | None = QueryParsers(ix.schema) if ix is not None else None
         self._position: dict[str, int] | None = None
-        self._docids: list[str] | None = None
-        self._id_column: Any = None
+        self._docids: DocIds | None = None
         self._cache: OrderedDict[str, Ranked] = OrderedDict()
         self._plain = lru_cache(maxsize=2048)(to_plain)
         self._suggestions: dict[str, str | None] = {}
         self._headlines: HeadlinePostings | None = None
+        self._fast: tuple[Any, FastRanker | None] | None = None
+        self._near: NearWords | None = None
 
     # ----- the directory: IndexMaintenance's, under the names callers have always used -------------------
 
@@ -172,30 +179,13 @@ class SearchIndex:
         """The rendered abstract that match spans index into."""
         return str(self._plain(self._paper(paper_id).abstract))
 
-    def _ids_of(self, docnums: Sequence[int]) -> tuple[str, ...]:
-        """Paper ids of Whoosh documents: a few are looked up in the id column, many read it whole (once).
-
-        Reading all 56k ids costs 40-110 ms, a lookup about 5 µs: the first top-20 search of a fresh
-        reader should not pay for the whole column, a search listing every hit should not pay per hit.
-        """
-        if not docnums:
-            return ()
-        if self._docids is None and len(docnums) <= _LOOKUP_MAX:
-            if self._id_column is None:
-                self._id_column = self._maintenance.searcher.reader().column_reader("id")
-            column = self._id_column
-            return tuple(_text(column[docnum]) for docnum in docnums)
-        docids = self._ids_by_docnum()
-        return tuple(docids[docnum] for docnum in docnums)
-
-    def _ids_by_docnum(self) -> list[str]:
+    def _ids_of(self, docnums: Sequence[int] | Docnums) -> tuple[str, ...]:
+        """Paper ids of Whoosh documents (idcolumn.DocIds: a few looked up, many picked from the column)."""
         if self._docids is None:
-            reader = self._maintenance.searcher.reader()
-            if reader.doc_count_all() == 0:  # an empty index has no columns at all
-                self._docids = []
-                return self._docids
-            self._docids = [_text(value) for value in reader.column_reader("id")]
-        return self._docids
+            from index.search.idcolumn import DocIds  # numpy: on the first search, not at startup
+
+            self._docids = DocIds(self._maintenance.searcher)
+        return self._docids(docnums)
 
     def _abstracts(self, docnums: Sequence[int]) -> list[str]:
         return [self.plain_abstract(paper_id) for paper_id in self._ids_of(docnums)]
@@ -220,11 +210,25 @@ class SearchIndex:
         if cached is not None:
             self._cache.move_to_end(key)
             return cached
-        ranked = rank(self._maintenance.searcher, parsed.query, self._ids_of, top, scored)
+        searcher = self._maintenance.searcher
+        ranked = rank(searcher, parsed.query, self._ids_of, top, scored, self._fast_ranker(searcher))
         self._cache[key] = ranked
         if len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
         return ranked
+
+    def _fast_ranker(self, searcher: Any) -> FastRanker | None:
+        """This generation's array ranker (posting lists read once, kept), or None if it cannot be exact."""
+        if self._fast is None or self._fast[0] is not searcher:
+            from index.search.fastrank import FastRanker
+            from index.search.termarrays import Unsupported
+
+            try:
+                ranker: FastRanker | None = FastRanker(searcher, TIME_LIMIT / 2)
+            except Unsupported:
+                ranker = None
+            self._fast = (searcher, ranker)
+        return self._fast[1]
 
     def search(
         self,
@@ -327,7 +331,12 @@ class SearchIndex:
         """`suggest.suggest` for this query, cached until the next commit."""
         if typed not in self._suggestions:
             reader = self._maintenance.searcher.reader()
-            self._suggestions[typed] = suggest(reader, self._words, typed, parsed.words, self._abstracts)
+            if self._near is None or self._near.reader is not reader:
+                from index.search.nearwords import NearWords
+
+                self._near = NearWords(reader, "abstract")
+            found = suggest(reader, self._words, typed, parsed.words, self._abstracts, self._near)
+            self._suggestions[typed] = found
         return self._suggestions[typed]
 
     def similar(self, paper_id: str, limit: int = 10) -> list[SimilarHit]:
@@ -369,7 +378,3 @@ class SearchIndex:
     def _indexed_text(self, paper_id: str) -> tuple[str, str]:
         """A paper's headline (with its title) and rendered abstract, as indexed; raises UnknownPaper."""
         return title_text(self._paper(paper_id)), self.plain_abstract(paper_id)
-
-
-def _text(value: Any) -> str:
-    return value.decode("utf-8") if isinstance(value, bytes) else str(value)

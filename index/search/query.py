@@ -189,6 +189,16 @@ class _Expansions:
             known = self._seen[id(reader)] = (reader, list(self._expand(reader)))
         return known[1]
 
+    def seed(self, reader: Any, words: list[bytes]) -> None:
+        """Take an expansion made earlier for an equal leaf (the fast ranker keeps them per generation)."""
+        self._seen.setdefault(id(reader), (reader, words))
+
+
+def seed_expansion(leaf: Any, reader: Any, words: list[bytes]) -> None:
+    """Hand `leaf` (made expand-once by `share_expansions`) the terms it expands to in `reader`."""
+    if isinstance(vars(leaf).get("_btexts"), _Expansions):
+        leaf._btexts.seed(reader, words)
+
 
 def malformed(text: str) -> str | None:
     """Why `text` is not a well-formed query, or None: the cases Whoosh would silently guess at."""

@@ -6,9 +6,12 @@ import difflib
 import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from index.search.highlight import WordTerms
+
+if TYPE_CHECKING:
+    from index.search.nearwords import NearWords
 
 RARE_DF = 5
 COMMON_FACTOR = 20
@@ -20,6 +23,7 @@ def suggest(
     typed: str,
     typed_words: Sequence[str],
     abstracts: Callable[[Sequence[int]], Iterable[str]],
+    near: NearWords | None = None,
 ) -> str | None:
     """`typed` with its misspelled-looking words corrected, or None when none is.
 
@@ -32,7 +36,13 @@ def suggest(
         typed: the query as typed; the corrected query keeps everything but the corrected words.
         typed_words: its plain words (no fields, no operators).
         abstracts: the rendered abstracts of Whoosh documents, to spell a stem as people write it.
+        near: the reader's abstract words by first letter, kept for the generation (what Whoosh's
+            `terms_within` answers, without walking the lexicon on every keystroke).
     """
+    if near is None or near.reader is not reader:
+        from index.search.nearwords import NearWords  # numpy: imported on first use, not at startup
+
+        near = NearWords(reader, "abstract")
     suggestion = typed
     for word in typed_words:
         term = words.term(word.lower())
@@ -42,7 +52,7 @@ def suggest(
         if seen > RARE_DF:
             continue
         typos = 1 if len(term) <= 4 else 2
-        candidates = [t for t in reader.terms_within("abstract", term, typos, prefix=1) if t != term]
+        candidates = [t for t in near.within(term, typos) if t != term]
         if not candidates:
             continue
         best = max(candidates, key=lambda t: (reader.doc_frequency("abstract", t), t))
