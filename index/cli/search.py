@@ -20,10 +20,10 @@ _BOLD, _RESET = "\x1b[1m", "\x1b[0m"
 
 
 @contextmanager
-def _progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
-    """A rich progress bar on stderr when it is a terminal; nothing at all in pipes and tests."""
+def _progress_bar(label: str, lines: bool = False) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar on stderr when it is a terminal; elsewhere plain lines if `lines`, else nothing."""
     if not sys.stderr.isatty():
-        yield None
+        yield _progress_lines(label) if lines else None
         return
     # Deferred: rich.progress costs some 60 ms of import, which only a run on a terminal should pay.
     from rich.console import Console
@@ -45,10 +45,23 @@ def _progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
         yield update
 
 
-def _make_current(library: Library, *, rebuild: bool = False) -> UpdateReport | None:
+def _progress_lines(label: str) -> Callable[[int, int], None]:
+    """Progress for a log file or a pipe: a line per tenth of the work and one at the end, never a redraw."""
+    shown = -1
+
+    def update(done: int, total: int) -> None:
+        nonlocal shown
+        if total > 0 and done * 10 // total > shown:
+            shown = done * 10 // total
+            print(f"{label}: {done}/{total} papers ({done * 100 // total}%)", file=sys.stderr, flush=True)
+
+    return update
+
+
+def _make_current(library: Library, *, rebuild: bool = False, lines: bool = False) -> UpdateReport | None:
     """Bring the index up to date with the listings when possible (first use builds it); notices on stderr."""
     try:
-        with _progress_bar("indexing") as progress:
+        with _progress_bar("indexing", lines) as progress:
             return library.update_index(progress, rebuild=rebuild)
     except IndexUnavailable as error:
         raise CommandError(str(error)) from None
@@ -70,7 +83,7 @@ def _index(args: argparse.Namespace) -> int:
             raise CommandError(
                 f"the index directory {library.index_dir} is not writable; use --index-dir DIR"
             )
-        report = _make_current(library, rebuild=args.rebuild)
+        report = _make_current(library, rebuild=args.rebuild, lines=args.progress)
         if args.shared:
             library.publish_index()
             print(
@@ -138,10 +151,9 @@ def _search(args: argparse.Namespace) -> int:
             return 0
         tty = sys.stdout.isatty()
         for rank, hit in enumerate(view.hits, 1):
-            where = " ".join(str(part) for part in (hit.venue, hit.year) if part)
-            print(f"{rank:>3}. {hit.id}  {_marked(hit.headline, hit.headline_matches, tty)}  [{where}]")
-            if hit.snippet is not None:
-                print(f"     {_marked(hit.snippet.text, hit.snippet.matches, tty)}")
+            headline = _marked(hit.headline, hit.headline_matches, tty)
+            snippet = None if hit.snippet is None else _marked(hit.snippet.text, hit.snippet.matches, tty)
+            cli_common.print_ranked(rank, hit.id, headline, hit.venue, hit.year, snippet)
         print(f"{len(view.hits)} of {view.total} matching papers", file=sys.stderr)
     return 0
 
@@ -168,14 +180,18 @@ def _similar(args: argparse.Namespace) -> int:
             print()
             return 0
         for rank, hit in enumerate(hits, 1):
-            where = " ".join(str(part) for part in (hit.venue, hit.year) if part)
-            print(f"{rank:>3}. {hit.id}  {hit.headline}  [{where}]")
-            print(f"     shared: {', '.join(hit.shared_terms)}")
+            shared = f"shared: {', '.join(hit.shared_terms)}"
+            cli_common.print_ranked(rank, hit.id, hit.headline, hit.venue, hit.year, shared)
     return 0
 
 
 def _index_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rebuild", action="store_true", help="build from scratch instead of updating")
+    parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="when stderr is not a terminal (a log, cron), print a progress line per tenth of the papers",
+    )
     parser.add_argument(
         "--shared",
         action="store_true",

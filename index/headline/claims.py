@@ -56,7 +56,9 @@ VERBS = {
     "address": 1,  # any verb after "In this paper, we": the authors' own statement of the paper
 }
 # "We also ...", "Finally, we ..." state a side result.
-_SECONDARY = re.compile(r"[afm](?<!\w[afm])(?:lso|urther|dditionally|inally|oreover)\b", re.IGNORECASE)
+_SECONDARY = re.compile(
+    r"[afmAFM](?<!\w[afmAFM])(?:lso|urther|dditionally|inally|oreover|LSO|URTHER|DDITIONALLY|INALLY|OREOVER)\b"
+)
 # "In this paper, we ..." and "Here, we ..." mark the sentence the authors chose to state the paper in.
 _MAIN = re.compile(r"^(?:In this (?:paper|work)|Here|This (?:position )?(?:paper|work))\b")
 FORMS = {verb + suffix: verb for verb in VERBS for suffix in ("", "s", "es", "d", "ed")}
@@ -78,7 +80,11 @@ _NOT_CLAIMS = frozenset(
 _ADVERBS = r"(?:(?:[a-z]+ly|further|also|then|first|thus|therefore|instead|now|here|are the first to) ){0,3}"
 
 
+_BEFORE_OBJECT = ("and ", "instead", "rather", "therefore", "hereby")
+_AIMS = frozenset(("set", "aim", "seek", "attempt", "try", "strive"))
+_NOT_THIRD = frozenset(("is", "as", "us", "ss", "ys"))
 _PARTICIPLES = ("proposing", "introducing", "presenting", "developing", "designing", "deriving")
+_SUBJECTS = ("we", "this", "our", "and", "participle", "participle")
 _CLAIM_PATTERNS = tuple(
     re.compile(rf"{subject}(?<![^\W_]{subject}){nouns}{_ADVERBS}([a-z]+)[\s,:]+")
     for subject, nouns in (
@@ -92,6 +98,18 @@ _CLAIM_PATTERNS = tuple(
     # participle of a contribution verb makes the claim, so the pattern names them (commas are many).
     re.compile(rf"{lead}({'|'.join(_PARTICIPLES)})[\s,:]+")
     for lead in (", ", r"by (?<![^\W_]by )")  # each starts with its literal: the engine skips to candidates
+)
+# What may follow a claim's verb before its object: a second verb for the same object ("develop and
+# analyze X") or an adverb ("propose instead to learn X").
+_SECOND_VERB = re.compile(
+    r"(?:and (?:then )?(?:analy[sz]e|implement|evaluate|test|validate|study|apply|prove|demonstrate|verify|"
+    r"characteri[sz]e|investigate|deploy|train|release)[sd]? |(?:instead|rather|therefore|hereby),? )"
+)
+# "We release our code at ...": a pointer to material, never what the paper is.
+_MATERIAL = re.compile(
+    r"(?:(?:all|the|our|its|their|publicly|openly|also)\s+)*(?:source\s+)?(?:code|codes|implementation|"
+    r"software|materials?|models? weights|checkpoints)\b",
+    re.IGNORECASE,
 )
 # "In this paper, a new procedure called X is proposed for ...": said actively, the claim rules apply.
 _PASSIVE = re.compile(
@@ -138,16 +156,59 @@ def claims(text: str) -> list[tuple[int, str, int]]:
     """(verb start, verb, end of verb and trailing space) for every "we propose"-like claim, in order."""
     lowered = text.lower()
     found: list[tuple[int, str, int]] = []
-    for pattern in _CLAIM_PATTERNS:
-        for match in pattern.finditer(lowered):
-            verb = FORMS.get(match.group(1))
-            if verb is None and match.group(0)[:3] == "we " and match.group(1) not in _NOT_CLAIMS:
-                verb = (
-                    "address" if lowered[max(0, match.start() - 12) : match.start()].endswith(_OWN) else None
-                )
-            if verb is not None:
-                found.append((match.start(1), verb, match.end()))
+    anchors: list[int] = []  # where "we" and "this paper" stand: an "and" claim needs one before it
+    for subject, pattern in zip(_SUBJECTS, _CLAIM_PATTERNS, strict=True):
+        for match in (
+            _and_matches(pattern, lowered, anchors) if subject == "and" else pattern.finditer(lowered)
+        ):
+            if subject in ("we", "this"):
+                anchors.append(match.start())
+            word = match.group(1)
+            verb = FORMS.get(word)
+            end = match.end()
+            if verb is None:
+                if subject == "we" and (word not in _NOT_CLAIMS or word in _AIMS):
+                    if not lowered[max(0, match.start() - 12) : match.start()].endswith(_OWN):
+                        continue  # any verb makes a claim only where the sentence states the paper
+                    verb = "address"
+                    if word in _AIMS:  # "we set out to improve X": the aim is the claim
+                        end = lowered.find("to ", match.end(1), match.end(1) + 9)
+                        if end < 0:
+                            continue
+                elif subject == "this" and word[-1:] == "s" and word[-2:] not in _NOT_THIRD:
+                    verb, end = "address", match.start(1)  # "This paper reformulates X": the verb is the gist
+                else:
+                    continue
+            elif subject == "and" and not _and_claim(lowered, match.start(), word):
+                continue  # "we conduct ablations and analyses to ...": a noun, or someone else's verb
+            if lowered.startswith(_BEFORE_OBJECT, end):
+                second = _SECOND_VERB.match(lowered, end)  # "develop and analyze X": X is the object
+                end = second.end() if second is not None else end
+            found.append((match.start(1), verb, end))
     return sorted(found) if len(found) > 1 else found
+
+
+def _and_matches(pattern: re.Pattern[str], lowered: str, anchors: list[int]) -> list[re.Match[str]]:
+    """ "and <verb>" matches from each subject to the end of its sentence: nearly every "and" elsewhere is
+    no claim, and scanning only these stretches skips most of the text."""
+    found: dict[int, re.Match[str]] = {}
+    reached = 0
+    for anchor in sorted(anchors):
+        start = max(anchor, reached)
+        end = lowered.find(". ", start)
+        end = len(lowered) if end < 0 else end + 1
+        for match in pattern.finditer(lowered, start, end):
+            found[match.start()] = match
+        reached = max(reached, end)
+    return list(found.values())
+
+
+def _and_claim(lowered: str, start: int, word: str) -> bool:
+    """Whether "..., and <word>" continues the authors' claim: "we" is its subject and agrees with it."""
+    sentence = lowered[lowered.rfind(". ", 0, start) + 1 : start]
+    if "we " in sentence:
+        return not word.endswith("s") or word.endswith("ss")  # "we ... and analyses": a noun, not a verb
+    return "this paper" in sentence or "this work" in sentence
 
 
 def claims_by_sentence(text: str, starts: list[int]) -> list[list[tuple[str, int]]]:
@@ -165,6 +226,8 @@ def best_claim(sentences: list[str], claims: list[list[tuple[str, int]]]) -> tup
     for index, found in enumerate(claims):
         sentence = sentences[index]
         for verb, end in found:
+            if verb in ("release", "provide") and _MATERIAL.match(sentence, end):
+                continue  # "we release our code": where the code is, not what the paper is
             weight = VERBS[verb] + (3 if _MAIN.match(sentence) else 0)
             if _SECONDARY.search(sentence[:end]):
                 weight -= 2

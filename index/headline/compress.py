@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 
+from index.headline.phrase import base_form, gerund
+
 # Headline style drops articles, possessives and an adverb before its verb ("correctly identifying").
 # (On one-spaced text, starting with the literal space: a lookbehind would be 5x slower.)
 _ARTICLE = re.compile(r" (?:a|an|the|(?:their|its)(?! own\b)) (?=[a-z])")
 _ADVERB = re.compile(
-    r" (?!(?:early|family|supply|apply|reply|rely|assembly|anomaly)\b)[a-z]{3,}ly(?= [a-z]+(?:ing|ed)\b)"
+    r" (?!(?:early|family|supply|apply|reply|rely|assembly|anomaly|fully|partially)\b)"
+    r"[a-z]{3,}ly(?= [a-z]+(?:ing|ed)\b)"
 )
 # Wordy phrases with a short equivalent, tried before a cut drops words that carry meaning.
 _WORDY = {
@@ -22,11 +25,22 @@ _WORDY = {
     " takes advantage of ": " exploits ",
     " with respect to ": " w.r.t. ",
     " as well as ": " and ",
+    " in the presence of ": " under ",
+    " multiple ": " many ",
     " to handle ": " for ",
     " to address ": " for ",
     " to tackle ": " for ",
 }
 _WORDY_PHRASES = re.compile("|".join(re.escape(long) for long in _WORDY))
+# "model that learns X" is "model learning X" in headline style; never "that is", "that has" or a noun.
+_RELATIVE = re.compile(
+    r" (?:that|which) (?!(?:is|has|was|does|this|thus|its|as|us|less|across|always|perhaps|plus|news|series|"
+    r"basis|analysis|process|access|loss|class|bias|focus)\b)([a-z]{3,}s)\b(?= [a-z])"
+)
+_NOT_RELATIVE = frozenset(("in", "of", "by", "on", "to", "for", "with", "from", "such", "so"))
+_CAN = re.compile(
+    r" (?:that|which) (?:can|could|is able to|are able to) (?:[a-z]+ly )?([a-z]{3,})\b(?= [a-z])"
+)
 # Abbreviations every reader of the field knows, and adjective pairs where the first carries the idea:
 # both buy the room that keeps a phrase whole ("VAE that learns disentangled representations ...").
 _ABBREVIATIONS = {
@@ -38,11 +52,14 @@ _ABBREVIATIONS = {
     "generative adversarial network": "GAN",
     "reinforcement learning": "RL",
     "natural language processing": "NLP",
+    "machine learning": "ML",
+    "deep neural network": "DNN",
+    "neural network": "NN",
 }
 # "dataset to investigate the interplay ...": a resource is on its subject, in fewer words.
 _STUDIES = re.compile(
-    r"\b(dataset|corpus|study|testbed|suite) (?:to|for) (?:investigate|investigating|study|studying|examine|"
-    r"examining|explore|exploring|analyze|analyzing|probe|probing)\b"
+    r"(?<![\w-])(dataset|corpus|study|testbed|suite) (?:to|for) (?:investigate|investigating|study|studying|"
+    r"examine|examining|explore|exploring|analyze|analyzing|probe|probing)\b"
 )
 _ABBREVIABLE = re.compile("|".join(_ABBREVIATIONS), re.IGNORECASE)
 _ADJECTIVE_END = r"(?:ed|al|ive|ic|ent|ant|ous|able|ible|ary|ful|ar)"
@@ -50,11 +67,29 @@ _ADJECTIVE_END = r"(?:ed|al|ive|ic|ent|ant|ous|able|ible|ary|ful|ar)"
 _ADJECTIVE_PAIR = re.compile(rf"\b([a-z]+ed) and ([a-z]+{_ADJECTIVE_END}) (?=[a-z])")
 
 
+def _participial(match: re.Match[str]) -> str:
+    """ "that decides" -> "deciding": the same modifier, five characters shorter."""
+    before = match.string[max(0, match.start() - 5) : match.start()].rsplit(" ", 1)[-1]
+    if before in _NOT_RELATIVE:
+        return match.group(0)  # "in which models ...": "which" starts a clause with its own subject
+    return " " + gerund(base_form(match.group(1)))
+
+
 def _abbreviated(text: str) -> str:
     """The phrase with known abbreviations ("VAE") and "disentangled [and interpretable] X" shortened."""
     lowered = text.lower()
-    if any(long in lowered for long in _ABBREVIATIONS):
+    if len(lowered) != len(text):  # a letter whose lower case is longer: positions would not line up
         text = _ABBREVIABLE.sub(lambda m: _ABBREVIATIONS[m.group(0).lower()], text)
+    else:  # str.find per term: the alternation tries every position, 10x slower
+        for long, short in _ABBREVIATIONS.items():
+            at = lowered.find(long)
+            while at >= 0:
+                if long == "machine learning" and text[at : at + len(long)].istitle():  # "Conference on ..."
+                    at = lowered.find(long, at + len(long))
+                    continue
+                text = text[:at] + short + text[at + len(long) :]
+                lowered = lowered[:at] + short + lowered[at + len(long) :]
+                at = lowered.find(long, at + len(short))
     return _ADJECTIVE_PAIR.sub(_first_of_pair, text) if "ed and " in text else text
 
 
@@ -76,13 +111,60 @@ def compressed(text: str, max_len: int) -> str:
         terse = _ADVERB.sub("", terse)
     if len(terse) > max_len:
         terse = _WORDY_PHRASES.sub(lambda match: _WORDY[match.group(0)], terse)
+    if len(terse) > max_len and ("that " in terse or "which " in terse):
+        if " can " in terse or " could " in terse or " able to " in terse:  # "which can model": "modeling"
+            terse = _CAN.sub(lambda match: " " + gerund(match.group(1)), terse)
+        terse = _RELATIVE.sub(_participial, terse)
     if len(terse) > max_len:
         terse = _abbreviated(terse)
-        if any(noun in terse for noun in ("dataset", "corpus", "study", "testbed", "suite")):
+        nouns = any(noun in terse for noun in ("dataset", "corpus", "study", "testbed", "suite"))
+        if nouns and (" to " in terse or " for " in terse):
             terse = _STUDIES.sub(r"\1 on", terse, count=1)
     if len(text) > span and len(terse) <= max_len:
         return terse + text[span:]  # what the steps did not see still follows: never returned whole
     return terse
+
+
+def without_grading(text: str, limit: int) -> str:
+    """The whole phrase without the adjectives that only grade it ("efficient", "novel"), if that fits.
+
+    Every contribution claims to be effective or scalable; the noun and what follows it carry the paper.
+    """
+    if len(text) > limit + 30:
+        return ""
+    words = text.split(" ")
+    spare = len(text) - limit
+    for index in range(1, len(words) - 1):
+        word = words[index]
+        if (
+            word.lower() in _GRADING
+            and words[index + 1][:1].isalpha()
+            and words[index + 1] not in ("and", "or")
+            and words[index - 1].lower() not in _GRADED_BY - {"more", "most"}
+        ):
+            if words[index - 1].lower() in ("more", "most") and index > 1:  # "[more accurate] representation"
+                spare -= len(words[index - 1]) + 1
+                words[index - 1] = ""
+            spare -= len(word) + 1
+            words[index] = ""
+            if spare <= 0:
+                return " ".join(word for word in words if word)
+    return ""
+
+
+_GRADED_BY = frozenset(("more", "most", "less", "least", "very", "so", "as", "and", "or", "both", "highly"))
+
+
+_GRADING = frozenset(
+    re.findall(
+        r"\S+",
+        "efficient effective robust scalable simple practical powerful flexible lightweight accurate fast "
+        "generic general novel new better improved superior strong stronger versatile elegant intuitive "
+        "straightforward principled systematic comprehensive extensive rigorous careful effectively "
+        "efficiently explicitly adaptively automatically successfully jointly simultaneously significantly "
+        "substantially",
+    )
+)
 
 
 # "-ing" words that name a thing ("representation learning"), so a participle cut never starts at them.

@@ -1,46 +1,12 @@
-"""Fitting a headline into its width: condensing filler, cutting at a word that does not dangle."""
+"""Fitting a headline into its width: cutting at a word that does not dangle, dropping modifiers first."""
 
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 
-from index.headline.compress import GERUND_NOUNS, compressed
+from index.headline.compress import GERUND_NOUNS, compressed, without_grading
 
-PARENTHESES = re.compile(r"\s*\([^()]{0,200}\)")
-_CITED_BY = re.compile(r" by (?:\([^()]{0,80}\d{4}[a-z]?\)|\[[^\[\] ]{3,60}\]) ")
-_SQUARE = re.compile(r"\s*\[[^\[\]]{0,80}\]")
-# The regex tries its 13 words at every position, 5x slower than first checking that one of them is there.
-_FILLER_WORDS: tuple[str, ...] = ("novel", "new", "simple", "first", "systematic", "unified", "principled")
-_FILLER_WORDS += ("highly", "significantly", "extensive", "comprehensive", "designed")
-_FILLER = re.compile(
-    r"\b(?:for the first time|novel|new(?!\s+(?:domains?|tasks?|classes|languages?|environments?|users|"
-    r"categories|concepts|prompts|settings|data)\b)|simple yet (?:effective|efficient)|simple|first|"
-    r"systematic|unified|"
-    r"principled|highly|significantly|extensive|comprehensive|designed(?= for))"
-    r"(?:\s*,|\s+(?:and|or|yet|but))?\s+",
-    re.IGNORECASE,
-)
-# An aside between dashes ("methods - yet practical - for ...") interrupts the phrase a headline needs.
-_ASIDE = re.compile(r"\s+(?:-{1,2}|–|—)\s*[^-–—.;]{1,60}?\s*(?:-{1,2}|–|—)\s+|—[^—.;]{1,60}—")
-# Left over at the start of a gist once its subject and filler are gone: "and efficient encoding".
-_STRAY = re.compile(r"^(?:(?:and|or|but|yet|,)\s+)+", re.IGNORECASE)
-# Whoever makes the claim is not what the paper is about: "We give ...", "This work leverages ...".
-_CLAIMANT = re.compile(
-    r"^(?:(?:in this (?:paper|work)|here|to this end|finally)\s*,?\s+)?"
-    r"(?:we|this (?:position )?(?:paper|work|article|study|note|thesis)|our (?:paper|work))\s+"
-    r"(?:(?:\w+ly|also|further|then|first|here)\s+){0,2}"
-    r"(?:(?:aim|seek|attempt|try|strive|want|set out)s?\s+(?:to|at)\s+)?"
-    r"(?:[a-z]+\s+(?:on|to|at|with)\s+|[a-z]+\s+)",
-    re.IGNORECASE,
-)
-# A determiner that points back to a sentence the headline does not show ("Our model ...", "These tasks").
-_BACK_REFERENCE = re.compile(r"^(?:our|their|its|these|those|this|such)\s+(?=\w)", re.IGNORECASE)
-# "A general FD methodology": every contribution claims generality; the headline needs the room.
-_GENERAL = re.compile(r"^(?:general|generic)\s+(?!and\b|or\b)(?=\S+\s+\S)")
-_LEADING = re.compile(r"^(?:(?:a|an|the|that)\s+)+", re.IGNORECASE)
-_INTERJECTION = re.compile(r",\s+which\s[^,.;]{0,80},")
-_THIS_PAPER = re.compile(r"\s*\b(?:to|in) this (?:study|paper|work)\b")
-_CONDENSE_SPAN = 400
 # Where a cut reads well: before a short trailing clause (", a randomization mechanism motivated").
 # (It starts with one character class, so the regex engine skips to candidates: a top-level "|" is slower.)
 _TAIL = re.compile(
@@ -54,18 +20,18 @@ _BOUNDARY_WORDS = frozenset(
         "that which where whose while whereby for in on with using via by from through under across without "
         "within including at over against toward towards is are can could may might should will would must "
         "has have does do requires remains needs yields achieves outperforms improves enables allows leads "
-        "shows based",
+        "shows based capable suitable applicable amenable",
     )
 )
 # A verb that joins two things, with no second thing after it yet: the cut must not fall before it.
 _PAIRING = re.compile(
-    r"\b(?:combin|integrat|fus|merg|coupl|pair|bridg|connect|align|compar|distinguish|separat|unif)[a-z]*"
+    r"\b(?:combin|integrat|fus|merg|coupl|pair|bridg|connect|align|compar|distinguish|separat|unif|synergiz)"
+    r"[a-z]*"
     r"(?:\s(?!(?:with|and|to|from|between)\b)\S+){1,8}$"
 )
 _SECOND_HALF = frozenset(("with", "and", "to", "from", "into"))
-_SEGMENT = re.compile(r"[,;:] ")
 # A pair whose second half the cut would lose: "between A [and B]", "both A [and B]", "from A [to B]".
-_OPEN_PAIR = re.compile(r"\b(?:between|both|either|neither|whether)\b")
+_OPEN_PAIR = re.compile(r"\b(?:between|both|either|neither|whether|not (?:as|only|just|merely))\b")
 # Nouns that mean nothing without their "of"/"between" phrase: a cut must not end on one.
 _RELATIONAL = frozenset(
     re.findall(
@@ -73,7 +39,7 @@ _RELATIONAL = frozenset(
         "interplay relationship relationships relation relations impact effect effects role stability "
         "ability capability gap trade-off tradeoff difference differences connection connections link "
         "influence importance use usage behavior behaviour dynamics nature properties structure extent "
-        "degree",
+        "degree subset superset part portion number variety range series collection combination family",
     )
 )
 # Words a cut headline must not end on.
@@ -83,18 +49,19 @@ _DANGLING = frozenset(
         "a an the of and or for with in on to by from as at via that which its their our is are be into "
         "over under between using while where when both either not than this these such each any whose "
         "who can to through based without within across including toward towards against among per e.g "
-        "i.e but nor so requires require based if has have had how what why given",
+        "i.e but nor so requires require based if has have had how what why given whether",
     )
 )
 
 
 # A cut headline must not end on an adjective whose noun was cut off ("easily comparable approximate").
-_ADJECTIVE_ENDINGS = ("able", "ible", "ous", "ful", "less")
+_ADJECTIVE_ENDINGS = ("able", "ible", "ous", "ful", "less", "istic")
 _ADJECTIVES = frozenset(
     re.findall(
         r"\S+",
         "approximate explicit implicit efficient effective robust general various several different many "
-        "more most new novel key high low large small better best accurate simple scalable",
+        "more most new novel key high low large small better best accurate simple scalable joint prior "
+        "existing single multiple specific particular arbitrary respective underlying",
     )
 )
 _NEEDS_COMPLEMENT = frozenset(("capable", "able", "suitable", "amenable", "applicable", "comparable"))
@@ -109,38 +76,6 @@ UNTITLED = "Untitled paper"
 # Punctuation that means nothing at either end of a headline (an unmatched bracket, a dangling dash).
 JUNK = " \t,;:.!?–—-()[]{}/\\|*_~'\"`“”‘’"
 _EDGE = JUNK.translate(str.maketrans("", "", "()[]{}"))
-
-
-def without_claimant(text: str) -> str:
-    """What a sentence says, without "We give"/"This work leverages": headlines never start with "We"."""
-    text = _CLAIMANT.sub("", text, count=1)
-    return _BACK_REFERENCE.sub("", text, count=1)
-
-
-def condense(text: str) -> str:
-    """The phrase without asides, filler adjectives, leading articles or leftover conjunctions."""
-    if len(text) > _CONDENSE_SPAN:  # what a headline can show, plus room for what condensing removes
-        cut = text.rfind(" ", 0, _CONDENSE_SPAN)
-        text = text[: cut if cut > 0 else _CONDENSE_SPAN]
-    if " by (" in text or " by [" in text:  # "proposed by [papini2018] for RL": the citation and its "by" go
-        text = _CITED_BY.sub(" ", text)
-    if "(" in text:
-        text = PARENTHESES.sub("", text)
-    if "[" in text:
-        text = _SQUARE.sub("", text)  # citations and literal markup ("[bold red]"): neither is a headline
-    if ", which " in text:
-        text = _INTERJECTION.sub("", text)
-    text = text.strip(" ,;:")
-    if " this " in text:
-        text = _THIS_PAPER.sub("", text)
-    if " -" in text or " –" in text or "—" in text:
-        text = _ASIDE.sub(" ", text)
-    lowered = text.lower()
-    if any(word in lowered for word in _FILLER_WORDS):
-        text = _FILLER.sub("", text)
-    text = _STRAY.sub("", _LEADING.sub("", text))
-    text = _GENERAL.sub("", text, count=1)
-    return " ".join(text.split()).strip(" ,;:.–—-")
 
 
 def trim(text: str) -> str:
@@ -197,6 +132,51 @@ def _drop_cut_phrase(words: list[str], following: list[str]) -> None:
             return
 
 
+def _first_question(text: str, max_len: int) -> str:
+    """The first of two questions joined by a dash or a semicolon, when it alone fits: "" otherwise."""
+    for mark in ("–", "—", " - ", "; "):
+        at = text.find(mark)
+        if 20 <= at < max_len:
+            return text[:at].rstrip(" ,;:") + "?"
+    return ""
+
+
+def _drop_open_halves(words: list[str], following: list[str]) -> None:
+    """Drop what the cut left half-said: "not as [X but as Y]", "programs written [in ...]"."""
+    for back in range(len(words) - 2, max(1, len(words) - 6), -1):
+        if words[back] == "not" and words[back + 1] in ("as", "only", "just", "merely"):
+            del words[back:]
+            _drop_dangling(words)
+            return
+    if (
+        len(words) > 4
+        and following
+        and following[0] in ("of", "between", "among")
+        and words[-1].lower() in _RELATIONAL
+        and not _adjective(words[-2].lower())
+    ):  # "programs written in subset [of LaTeX]": a part of what?
+        words.pop()
+        before = len(words)
+        _drop_dangling(words)
+        following = ["in"] if len(words) < before else []  # a preposition went with it
+    last = words[-1]
+    if (
+        len(words) > 3
+        and following
+        and following[0] in _PREPOSITIONS | {"to", "as", "at"}
+        and last.islower()
+        and (last.endswith("ed") or last in _IRREGULAR_PARTICIPLES)
+        and words[-2].lower() not in _COPULAS
+    ):
+        words.pop()  # "graphics programs written [in a DSL]": the participle lost its complement
+        _drop_dangling(words)
+
+
+_IRREGULAR_PARTICIPLES = frozenset(
+    re.findall(r"\S+", "written given driven taken drawn shown known seen made built found held run set")
+)
+
+
 def _shortest_head(text: str, limit: int) -> str:
     """The phrase cut that keeps most of what follows the head noun phrase, dropping its modifiers if needed.
 
@@ -215,8 +195,13 @@ def _shortest_head(text: str, limit: int) -> str:
     best, best_gain = whole, 0
     for drop in range(1, min(3, end - start - 2) + 1):
         modifier = words[start + drop - 1]
-        if not modifier.replace("-", "").isalpha() or not modifier.islower() or modifier in _PREPOSITIONS:
+        spelled = (
+            start == drop == 1 and "-" in modifier and all(p.istitle() for p in modifier.split("-"))
+        )  # "Dual-Regularized"
+        if not modifier.replace("-", "").isalpha() or not (modifier.islower() or spelled):
             break  # a name, a number or a preposition is not a modifier to drop
+        if modifier in _PREPOSITIONS:
+            break
         after = words[start + drop]
         if after in ("and", "or") or (after.islower() and after.endswith(("ed", "ing"))):
             continue  # "fast [and practical]", "geometry [inspired]": a modifier goes whole or not at all
@@ -252,6 +237,8 @@ def _without_hyphenated(text: str, limit: int) -> str:
             and after.islower()
             and after not in _HEAD_END
             and words[index - 1].lower() not in ("and", "or", "both")
+            and after
+            not in words[:index]  # "complex networks ... than real-value networks": it tells them apart
         ):
             spare -= len(word) + 1
             del words[index]
@@ -278,6 +265,9 @@ def _participle(last: str, following: str) -> bool:
     )
 
 
+_CUT_EDGE = " ,;:–—-"
+
+
 def _phrase_cut(text: str, limit: int) -> str:
     """The longest prefix that ends where a phrase does: before a relative clause, a purpose, a modifier.
 
@@ -286,10 +276,12 @@ def _phrase_cut(text: str, limit: int) -> str:
     Scans words from the limit backwards and stops at the first good cut: the longest is the one wanted.
     """
     words = text[: limit + 40].split(" ")  # the words up to the limit, and the one after them
+    ends = list(accumulate(len(word) + 1 for word in words))  # where each word ends, plus one
     for count in range(len(words) - 1, 2, -1):
-        kept_words = words[:count]
         following = words[count]
-        last = kept_words[-1]
+        last = words[count - 1]
+        if ends[count - 1] - len(last) > limit and last.strip(_CUT_EDGE):
+            continue  # even cut inside its last word, the prefix is too long: cheap before the checks
         if last[-1:] == ":":
             continue  # "Field: [what the paper does]": the label alone says nothing
         if last[-1:] in ",;":
@@ -297,10 +289,10 @@ def _phrase_cut(text: str, limit: int) -> str:
         elif (
             following not in _BOUNDARY_WORDS
             and not (following == "to" and count + 1 < len(words) and words[count + 1].isalpha())
-            and not _participle(last, following)
+            and not (following[-3:] == "ing" and _participle(last, following))
         ):
             continue
-        kept = " ".join(kept_words).rstrip(" ,;:–—-")
+        kept = " ".join(words[:count]).rstrip(_CUT_EDGE)
         if len(kept) > limit:
             continue
         if len(kept) < limit * 0.45:
@@ -311,20 +303,35 @@ def _phrase_cut(text: str, limit: int) -> str:
     return ""
 
 
+def _open_pair(tail: str) -> bool:
+    """ "between A [and B]" with no second half yet; "between A and B" is whole, "not as X but as Y" too."""
+    pairs = list(_OPEN_PAIR.finditer(tail))
+    if not pairs:
+        return False
+    pair = pairs[-1]
+    closing = " but " if pair.group(0).startswith("not") else (" and ", " or ", " nor ")
+    return not any(word in tail[pair.end() :] for word in closing)
+
+
 def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
     """Whether a cut after `last` leaves something dangling: a function word, half a pair, a fragment."""
     last = last.lower()
-    if last in _DANGLING or _adjective(last) or _OPEN_PAIR.search(kept[-40:]) or last in _RELATIONAL:
+    if last in _DANGLING or _adjective(last) or last in _RELATIONAL or _open_pair(kept[-40:]):
         return True  # "to investigate the interplay [between ...]": a relation without its terms
     if kept.count("(") != kept.count(")") or kept.count("[") != kept.count("]"):
         return True
     if following in _SECOND_HALF and _PAIRING.search(kept[-90:]):
         return True  # "framework that combines dynamic routing [with ...]": what it combines it with is lost
-    segment = _SEGMENT.split(kept)[-1]
-    if segment != kept and (segment.count(" ") <= 1 or segment.endswith(("i.e.", "e.g."))):
+    mark = max(kept.rfind(", "), kept.rfind("; "), kept.rfind(": "))  # str.rfind: no list from a split
+    segment = kept[mark + 2 :]
+    if mark >= 0 and (segment.count(" ") <= 1 or segment.endswith(("i.e.", "e.g."))):
         return True  # "..., focusing [on ...]", "..., unmodified [...]": a fragment, not an appositive
     # "a mechanism motivated [by ...]": the participle lost its complement
-    return last.endswith("ed") and not comma and kept.rsplit(" ", 2)[-2].lower() not in _COPULAS
+    return (
+        (last.endswith("ed") or last in _IRREGULAR_PARTICIPLES)
+        and not comma
+        and kept.rsplit(" ", 2)[-2].lower() not in _COPULAS
+    )
 
 
 def capitalize(text: str) -> str:
@@ -348,9 +355,13 @@ def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
         before = len(words)
         _drop_dangling(words)  # a clause cut upstream ("... problem and its") dangles as badly as a short one
         return text if len(words) == before else " ".join(words).rstrip(" ,;:–—-")
+    if question and not ellipsis and (first := _first_question(text, max_len)):
+        return first  # "Can we observe Time's Arrow in a sequence – is it possible ...?": the first asks it
     terse = text if ellipsis else compressed(text, max_len)
     if not ellipsis and len(terse) <= max_len:
         return terse  # headline style drops articles, adverbs and wordiness before the end of a phrase
+    if not ellipsis and (whole := without_grading(terse, max_len - question)):
+        return whole + "?" if question else whole
     if not ellipsis and (whole := _without_hyphenated(terse, max_len - question)):
         return whole + "?" if question else whole
     if not ellipsis and (whole := _shortest_head(terse, max_len - question)):
@@ -369,6 +380,7 @@ def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
         _drop_dangling(words)
     if not ellipsis:  # a title shows its cut with "…"; a made-up headline must read as whole
         _drop_adjectives(words)
+        _drop_open_halves(words, text[len(" ".join(words)) :].split(" ", 2)[1:2])
     while len(words) > 1 and words[-1].count("[") + words[-1].count("(") > words[-1].count("]") + words[
         -1
     ].count(")"):

@@ -13,6 +13,18 @@ _STRAY_VERB = re.compile(
     re.IGNORECASE,
 )
 _VOWELS = "aeiou"
+# Two-syllable verbs stressed on the last syllable double its consonant: "controlling", "transferring".
+_DOUBLED = frozenset(
+    re.findall(
+        r"\S+",
+        "control patrol compel propel excel expel refer prefer infer transfer confer defer occur recur incur "
+        "admit omit permit submit commit emit transmit regret begin forget equip",
+    )
+)
+# "Studying the implicit bias of X": a study is named by its subject, as titles do.
+_STUDYING = re.compile(
+    r"^(?:studying|investigating|examining|exploring)\s+(?:the\s+)?(?=[a-z]\S*\s+\S)", re.I
+)
 # "A framework to study the stability of X": what is studied is the headline, "Stability of X".
 _STUDY = re.compile(
     r"^(?:(?:a|an|the|first|general|theoretical|unified|unifying|new|novel|principled|rigorous|formal|"
@@ -30,6 +42,8 @@ def gerund(verb: str) -> str:
         return verb[:-2] + "ying"
     if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")) and len(verb) > 2:
         return verb[:-1] + "ing"
+    if verb in _DOUBLED:
+        return verb + verb[-1] + "ing"
     vowel_groups = len(re.findall(r"[aeiou]+", verb))
     if (
         vowel_groups == 1
@@ -42,12 +56,33 @@ def gerund(verb: str) -> str:
     return verb + "ing"
 
 
+def base_form(verb: str) -> str:
+    """The verb a third-person form is of: decides -> decide, applies -> apply, matches -> match."""
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return verb[:-2]
+    return verb[:-1]
+
+
+def third_person(verb: str) -> str:
+    """The verb as "it" does it: generate -> generates, apply -> applies, match -> matches."""
+    if verb.endswith("y") and verb[-2:-1] not in _VOWELS:
+        return verb[:-1] + "ies"
+    if verb.endswith(("s", "sh", "ch", "x", "z")):
+        return verb + "es"
+    return verb + "s"
+
+
 def as_headline(text: str) -> str:
     """A gist that starts as no headline would, rewritten: "to learn X" -> "Learning X", "uses X" -> "X"."""
     study = _STUDY.match(text)
     if study is not None:
         text = text[study.end() :]
         return text[:1].upper() + text[1:]
+    studying = _STUDYING.match(text)
+    if studying is not None and " of " in " ".join(text[studying.end() :].split(" ", 5)[:5]):
+        return text[studying.end()].upper() + text[studying.end() + 1 :]  # "[Studying] implicit bias of X"
     purpose = _PURPOSE.match(text)
     if purpose is not None:
         adverb, verb = purpose.groups()

@@ -27,6 +27,14 @@ DANGLING_ADJECTIVES = frozenset(
         "state-of-the-art proposed underlying arbitrary specific particular respective",
     )
 )
+# Nouns that mean nothing without their "of" phrase: "searching best combination [of ...]" lost it.
+RELATIONAL_ENDINGS = frozenset(
+    re.findall(
+        r"\S+",
+        "interplay relationship relation impact effect role combination subset superset part portion variety "
+        "range collection influence importance types kinds",
+    )
+)
 # Typographic ligatures and the like: NFKC folds them, and a headline must never show one.
 _COMPAT = re.compile(r"[\ufb00-\ufb06\u2002-\u200a\u3000\uff01-\uff5e]")
 _LIGATURES = ("\ufb00", "\ufb01", "\ufb02", "\ufb03", "\ufb04")
@@ -59,7 +67,12 @@ def ends_dangling(line: str) -> bool:
     if line.endswith(("?", "…", ")")):
         return False
     last = line.rsplit(" ", 1)[-1].strip(",;:.").lower()
-    return last in STOP_ENDINGS or last in DANGLING_ADJECTIVES
+    return (
+        last in STOP_ENDINGS
+        or last in DANGLING_ADJECTIVES
+        or last in RELATIONAL_ENDINGS
+        or last.endswith("istic")  # "based on Monte-Carlo and probabilistic [...]": an adjective, cut off
+    )
 
 
 def has_ligature(line: str) -> bool:
@@ -126,7 +139,7 @@ def problems(line: str) -> list[str]:
 
 def fold_ligatures(text: str) -> str:
     """NFKC, but only for a text with a typographic ligature: five memchr scans cost less than NFKC."""
-    if any(ligature in text for ligature in _LIGATURES):
+    if not text.isascii() and any(ligature in text for ligature in _LIGATURES):  # isascii is O(1)
         return unicodedata.normalize("NFKC", text)
     return text
 
@@ -138,7 +151,8 @@ def normalize(line: str) -> str:
     """
     if not line.isascii():
         line = unicodedata.normalize("NFKC", line)
-    line = LATEX_LEFTOVER.sub("", line)
+    if "emph" in line or "text" in line or "math" in line or "bf" in line:
+        line = LATEX_LEFTOVER.sub("", line)
     if "- " in line:
         line = SPLIT_WORD.sub(r"\1\2", line)
     return line

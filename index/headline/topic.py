@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from index.headline.fit import JUNK, PARENTHESES, capitalize
+from index.headline.condense import without_parentheses
+from index.headline.fit import JUNK, capitalize
 
 # A gist made only of these words ("a more general theoretical framework") says how, not what about.
 _GENERIC = frozenset(
@@ -18,6 +19,8 @@ _GENERIC = frozenset(
         "generic generalized practical lightweight powerful rigorous formal a an the of for in on",
     )
 )
+# A list of noun phrases and nothing else: what an enumerated contribution becomes.
+_LIST = re.compile(r"^[\w -]{3,40}(?:, [\w -]{3,40})+ and [\w -]{3,40}$")
 # Where a gist's own subject ends: what follows is the means ("based on", "using") or a clause.
 # One leading character class lets the regex engine skip to candidates: 3x faster than a top-level "|".
 _HEAD_END = re.compile(
@@ -82,6 +85,7 @@ _REPORTING = frozenset(
 _OPINION = frozenset(
     re.findall(r"\S+", "folklore wisdom lore intuition literature evidence research practice theory")
 )
+_SHORT = re.compile(r"([A-Z][A-Za-z0-9-]{0,8}[A-Z]s?)(?= [a-z])")
 _PRONOUN = re.compile(r"^(?:(their|its|our|this|these|those|such|it|they)\s+)", re.IGNORECASE)
 
 
@@ -96,7 +100,7 @@ def topic(sentence: str, *, short: bool = False) -> str:
             spelled = expansion_of(match.group(1), sentence[: match.start()])
             if spelled is not None and sentence[: match.start()].endswith(spelled):
                 sentence = sentence[: match.start() - len(spelled)] + match.group(1) + sentence[match.end() :]
-    words = (PARENTHESES.sub("", sentence) if "(" in sentence else sentence).split()
+    words = (without_parentheses(sentence) if "(" in sentence else sentence).split()
     for index, word in enumerate(words[:9]):
         if word.endswith((",", ";", ":")):
             words = words[: index + 1]
@@ -128,7 +132,9 @@ def topic(sentence: str, *, short: bool = False) -> str:
             break
     else:
         return ""
-    subject = _TOPIC_LEAD.sub("", " ".join(words)).strip(JUNK)
+    subject = " ".join(words)
+    lead = _TOPIC_LEAD.match(subject)  # anchored: match and slice, where sub would try every position
+    subject = (subject if lead is None else subject[lead.end() :]).strip(JUNK)
     words = subject.split()
     if not 1 <= len(words) <= 6 or words[0].lower() in _NOT_TOPIC or not words[0][:1].isalpha():
         return ""
@@ -139,6 +145,10 @@ def topic(sentence: str, *, short: bool = False) -> str:
 
 def is_generic(gist: str) -> bool:
     """True when the gist's head and topical phrases ("of X", "for X") carry fewer than two real words."""
+    if (
+        ", " in gist and " and " in gist and _LIST.match(gist)
+    ):  # "unifying protocol, evaluation harness and leaderboard": several real things
+        return False
     end = _HEAD_END.search(gist)
     head = gist[: end.start()] if end is not None else gist
     return len(gist.split()) <= 3 or sum(word.lower() not in _GENERIC for word in head.split()[:10]) < 2
@@ -149,6 +159,14 @@ def about(first_sentence: str, gist: str) -> str:
 
     The topic comes from the first sentence, and is worked out only for a gist that needs it.
     """
+    short = _SHORT.match(gist)
+    if (
+        short is not None
+        and f"({short.group(1)})" in first_sentence
+        and (field := topic(first_sentence))
+        and expansion_of(short.group(1), field) == field
+    ):
+        return field + gist[short.end() :]  # "We recast PE as X": "Private Evolution as X"
     pronoun = _PRONOUN.match(gist)
     if pronoun is not None and (field := topic(first_sentence)):
         rest = gist[pronoun.end() :]

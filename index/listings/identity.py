@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from index.models import Catalog, Entry, Listing, Metadata, Paper, Source
 
@@ -82,13 +82,19 @@ class _Merging:
         self.metadata = self.metadata.filled_from(entry)
 
 
-def merge(listings: Sequence[Listing], headline_for: Callable[[Entry], str]) -> Catalog:
+def merge(
+    listings: Sequence[Listing],
+    headline_for: Callable[[Entry], str],
+    stored: Mapping[str, str] | None = None,
+) -> Catalog:
     """One `Paper` per distinct abstract, in first-seen order, carrying every place it was seen.
 
     Args:
         listings: in the order their sources should be reported (the sorted order of their paths).
         headline_for: called once per paper with its first entry, carrying the merged title, so the
             headline can prefer a title that only a later copy had.
+        stored: headlines by paper id to use instead of calling `headline_for` (an index update passes the
+            previous generation's; it checks them against its content hashes afterwards).
 
     Returns:
         A catalog without notices; the caller adds the ones it collected while reading.
@@ -102,15 +108,18 @@ def merge(listings: Sequence[Listing], headline_for: Callable[[Entry], str]) -> 
                 merging[key] = _Merging(entry, [entry.source], entry)
             else:
                 found.absorb(entry)
-    papers = tuple(_freeze(key, item, headline_for) for key, item in merging.items())
+    papers = tuple(_freeze(key, item, headline_for, stored) for key, item in merging.items())
     return Catalog(listings=tuple(listings), papers=papers)
 
 
-def _freeze(key: str, item: _Merging, headline_for: Callable[[Entry], str]) -> Paper:
+def _freeze(
+    key: str, item: _Merging, headline_for: Callable[[Entry], str], stored: Mapping[str, str] | None
+) -> Paper:
     first, metadata = item.first, item.metadata
-    representative = (
-        first if first.title == metadata.title else dataclasses.replace(first, title=metadata.title)
-    )
-    return Paper(
-        key, headline_for(representative), first.abstract, tuple(item.sources), **metadata.metadata()
-    )
+    made = stored.get(key) if stored else None
+    if made is None:
+        representative = (
+            first if first.title == metadata.title else dataclasses.replace(first, title=metadata.title)
+        )
+        made = headline_for(representative)
+    return Paper(key, made, first.abstract, tuple(item.sources), **metadata.metadata())

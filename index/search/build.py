@@ -11,27 +11,35 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import multiprocessing
 import os
 import pickle
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from whoosh import index as windex
 from whoosh.filedb.filestore import FileStorage
-from whoosh.writing import SegmentWriter
 
+from index.listings.catalog import plain_headline
 from index.models import Paper
 from index.render.abstract import to_plain
+from index.search.fastwrite import FastSegmentWriter
 from index.search.schema import build_schema, document
 
 Progress = Callable[[int, int], None]
 
-LIMIT_MB = 256
-"""Posting pool memory per writer before it spills a run to disk: one run for 28k abstracts, no merge pass."""
+LIMIT_MB = 768
+"""Posting pool memory per writer (Whoosh's estimate; about 3/4 of it is real) before it spills a sorted run
+to disk. Half of 56k abstracts needs ~530 MB: one run, no merge pass, which would double the commit."""
+LARGE_BUILD = 80_000
+LARGE_LIMIT_MB = 256
+"""The pool of a build above LARGE_BUILD papers, which spills runs whatever the pool's size: a small one
+keeps the peak of a 250k build (catalog ~500 MB, pool, snapshot) under 2 GB."""
 PARALLEL_MIN = 4000
 """Below this a second process costs more (fork, a second segment) than it saves."""
 _PROGRESS_EVERY = 200
@@ -42,24 +50,41 @@ class BuildError(Exception):
     """The index could not be written (the child failed, the disk is full): a one-line message."""
 
 
-def build(directory: Path, papers: Sequence[Paper], progress: Progress | None, workers: int) -> None:
-    """Create a fresh index of `papers` in the empty `directory` and commit it once."""
+def build(directory: Path, papers: Sequence[Paper], progress: Progress | None, workers: int) -> list[str]:
+    """Create a fresh index of `papers` in the empty `directory` and commit it once.
+
+    A paper with an empty headline gets one here, from the abstract rendered for indexing anyway: each process
+    synthesizes the headlines of its own half, where loading the catalog with them would do it all in one.
+
+    Returns:
+        Every paper's headline, in the order of `papers`.
+    """
     storage = FileStorage(str(directory))
     ix = storage.create_index(build_schema())
     total = len(papers)
     split = total // 2 if workers > 1 and total >= PARALLEL_MIN else total
+    limit = LIMIT_MB if total <= LARGE_BUILD else LARGE_LIMIT_MB
     counter: Any = None
     child = None
     if split < total:
         ctx = multiprocessing.get_context("fork")
         counter = ctx.Value("q", 0, lock=False)
-        child = ctx.Process(target=_child_build, args=(directory, papers[split:], counter), daemon=True)
-        child.start()
-    writer = ix.writer(limitmb=LIMIT_MB)
+        child = ctx.Process(
+            target=_child_build, args=(directory, papers[split:], counter, limit), daemon=True
+        )
+        # What exists at the fork is never garbage: frozen, no collection in the child walks (so writes to,
+        # so copies) the parent's pages of papers; the parent takes its objects back at once.
+        gc.freeze()
+        try:
+            child.start()
+        finally:
+            gc.unfreeze()
+    writer = FastSegmentWriter(ix, limitmb=limit)
+    headlines: list[str] = []
     try:
         done = 0
         for done, paper in enumerate(papers[:split], 1):
-            writer.add_document(**document(paper, to_plain(paper.abstract)))
+            writer.add_document(**_document(paper, headlines))
             if progress is not None and done % _PROGRESS_EVERY == 0:
                 progress(done + (counter.value if counter is not None else 0), total)
         if child is None:
@@ -75,7 +100,8 @@ def build(directory: Path, papers: Sequence[Paper], progress: Progress | None, w
             if child.exitcode != 0:
                 raise BuildError(f"the second indexing process failed (exit code {child.exitcode})")
             with open(directory / _CHILD_RESULT, "rb") as handle:
-                child_segment = pickle.load(handle)
+                child_segment, child_headlines = pickle.load(handle)
+            headlines.extend(child_headlines)
             if own is None:
                 writer._close_segment()
             writer._commit_toc([segment for segment in (own, child_segment) if segment is not None])
@@ -89,22 +115,33 @@ def build(directory: Path, papers: Sequence[Paper], progress: Progress | None, w
         raise
     if progress is not None:
         progress(total, total)
+    return headlines
 
 
-def _child_build(directory: Path, papers: Sequence[Paper], counter: Any) -> None:
+def _document(paper: Paper, headlines: list[str]) -> dict[str, Any]:
+    """Whoosh fields with the abstract rendered once; the headline (made if empty) joins `headlines`."""
+    plain = to_plain(paper.abstract)
+    if not paper.headline:
+        paper = replace(paper, headline=plain_headline(plain, paper.title))
+    headlines.append(paper.headline)
+    return document(paper, plain)
+
+
+def _child_build(directory: Path, papers: Sequence[Paper], counter: Any, limit: int) -> None:
     """Runs in the forked child: index `papers` into a segment of its own and hand it back as a pickle."""
     _die_with_parent()
     ix = FileStorage(str(directory)).open_index()
-    writer = SegmentWriter(ix, _lk=False, limitmb=LIMIT_MB)
+    writer = FastSegmentWriter(ix, _lk=False, limitmb=limit)
+    headlines: list[str] = []
     for done, paper in enumerate(papers, 1):
-        writer.add_document(**document(paper, to_plain(paper.abstract)))
+        writer.add_document(**_document(paper, headlines))
         if done % _PROGRESS_EVERY == 0:
             counter.value = done
     segment = writer._finalize_segment()
     counter.value = len(papers)
     tmp = directory / f".{_CHILD_RESULT}.tmp"
     with open(tmp, "wb") as handle:
-        pickle.dump(segment, handle)
+        pickle.dump((segment, headlines), handle)
     os.replace(tmp, directory / _CHILD_RESULT)
 
 
@@ -123,16 +160,21 @@ def upsert(
     new_ids: set[str],
     removed: Sequence[str],
     progress: Progress | None,
+    plains: Mapping[str, str] | None = None,
     timeout: float = 30.0,
 ) -> None:
-    """Apply one incremental change as a single Whoosh commit (a new generation, or nothing on a kill)."""
-    writer = ix.writer(timeout=timeout, limitmb=128)
+    """Apply one incremental change as a single Whoosh commit (a new generation, or nothing on a kill).
+
+    `plains`: rendered abstracts by paper id already made (for new headlines), so none is rendered twice.
+    """
+    writer = FastSegmentWriter(ix, timeout=timeout, limitmb=128)
     try:
         for paper_id in removed:
             writer.delete_by_term("id", paper_id)
         total = len(changed)
         for done, paper in enumerate(changed, 1):
-            fields = document(paper, to_plain(paper.abstract))
+            plain = plains.get(paper.id) if plains is not None else None
+            fields = document(paper, to_plain(paper.abstract) if plain is None else plain)
             # add_document for ids the index never had skips update_document's lexicon lookup and delete.
             (writer.add_document if paper.id in new_ids else writer.update_document)(**fields)
             if progress is not None and done % _PROGRESS_EVERY == 0:

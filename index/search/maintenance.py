@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from index.listings.catalog import load_catalog
+from index.listings.catalog import load_catalog, no_headline, with_headlines
 from index.listings.reader import expand_paths
 from index.models import Catalog
 from index.search import build as whoosh_build
 from index.search import snapshot
 from index.search import store as index_store
+from index.search.carry import carry_headlines
 from index.search.models import UpdateReport
 from index.search.schema import SCHEMA_VERSION, content_hash
 from index.search.store import Manifest, WriterLock
@@ -113,6 +114,16 @@ class IndexMaintenance:
                 raise self.damaged()
         return self._snapshot
 
+    def _stored_headlines(self) -> dict[str, str]:
+        """This generation's headlines by paper id; empty when a full build is due or its snapshot is missing
+        or of another format (then every headline is made again)."""
+        manifest = self._manifest() if self._full_build_reason() is None else None
+        if manifest is None or self._build is None:
+            return {}
+        data = index_store.map_snapshot(self._build, manifest.generation)
+        stored = snapshot.Snapshot.open(data) if data is not None else None
+        return dict(zip(stored.ids, stored.headlines, strict=True)) if stored is not None else {}
+
     def _generation(self) -> int:
         return int(self.ix.latest_generation()) if self.ix is not None else -1
 
@@ -192,7 +203,11 @@ class IndexMaintenance:
             self.reopen()
             if self.staleness(listing_paths) is None:
                 return None
-            return self._apply(load_catalog(listing_paths), progress, rebuild_reason=None)
+            # No headline is made here: a full build makes them in its two processes while indexing, an
+            # update takes the stored ones and makes only those of new or changed papers (`carry_headlines`).
+            stored = self._stored_headlines()
+            catalog = load_catalog(listing_paths, no_headline, stored)
+            return self._apply(catalog, progress, rebuild_reason=None, stored=stored)
 
     # ----- writing ---------------------------------------------------------------------------------------
 
@@ -223,21 +238,32 @@ class IndexMaintenance:
         return lock
 
     def _apply(
-        self, catalog: Catalog, progress: whoosh_build.Progress | None, rebuild_reason: str | None
+        self,
+        catalog: Catalog,
+        progress: whoosh_build.Progress | None,
+        rebuild_reason: str | None,
+        stored: Mapping[str, str] | None = None,
     ) -> UpdateReport:
-        """Under the lock: a full build when needed (or asked), else one incremental commit."""
+        """Under the lock: a full build when needed (or asked), else one incremental commit.
+
+        `stored`: the stored headlines `catalog` was loaded with, if any; papers with an empty headline get
+        one made (by the full build's indexers, or by `carry_headlines`).
+        """
         start = time.monotonic()
         stamps = _stamps(catalog, self._manifest())
-        hashes = {paper.id: content_hash(paper) for paper in catalog.papers}
         reason = rebuild_reason or self._full_build_reason()
         if reason is not None:
             if self._broken is not None:
                 self.notices.append(f"{reason}; rebuilding it")
             build = index_store.new_build_dir(self.index_dir)
-            whoosh_build.build(build, catalog.papers, progress, workers=min(2, os.cpu_count() or 1))
+            headlines = whoosh_build.build(
+                build, catalog.papers, progress, workers=min(2, os.cpu_count() or 1)
+            )
+            catalog = with_headlines(catalog, headlines)
+            hashes = {paper.id: content_hash(paper) for paper in catalog.papers}
             generation = whoosh_build.open_reader_index(build).latest_generation()
             manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
-            index_store.write_state(build, manifest, snapshot.encode(catalog), hashes)
+            index_store.write_state(build, manifest, snapshot.encode_parts(catalog), hashes)
             previous = self._build
             index_store.swap_current(self.index_dir, build)
             index_store.remove_stale_builds(self.index_dir, [build] + ([previous] if previous else []))
@@ -247,16 +273,17 @@ class IndexMaintenance:
             manifest_before = self._manifest()
             assert manifest_before is not None
             old = index_store.read_hashes(self._build, manifest_before.generation)
+            catalog, hashes, plains = carry_headlines(catalog, stored or {}, old)
             removed = [paper_id for paper_id in old if paper_id not in hashes]
             changed = [paper for paper in catalog.papers if old.get(paper.id) != hashes[paper.id]]
             new_ids = {paper.id for paper in changed if paper.id not in old}
             if removed or changed:
                 writer_ix = whoosh_build.open_writer_index(self._build)
-                whoosh_build.upsert(writer_ix, changed, new_ids, removed, progress)
+                whoosh_build.upsert(writer_ix, changed, new_ids, removed, progress, plains)
                 writer_ix.close()
             generation = whoosh_build.open_reader_index(self._build).latest_generation()
             manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
-            index_store.write_state(self._build, manifest, snapshot.encode(catalog), hashes)
+            index_store.write_state(self._build, manifest, snapshot.encode_parts(catalog), hashes)
             counts = (len(new_ids), len(changed) - len(new_ids), len(removed))
         self.reopen()
         # What was just written is in memory: the next `load_view` need not map and decode it again.

@@ -6,7 +6,7 @@ Layout of an index directory::
     current -> build-7    the live build; swapped by os.replace of a fresh symlink: readers see old or new
     build-6/              the previous build, kept so a reader that opened it keeps working; removed next time
     build-7/
-        MAIN_*.toc, *.seg     Whoosh's own files; each commit is a new generation (its TOC number)
+        MAIN_*                Whoosh's own files; each commit is a new generation (its TOC number)
         manifest-<gen>.bin    the listing files (path, size, mtime, digest) and schema of this generation
         snapshot-<gen>.bin    the whole catalog as plain tuples, so a reader never re-parses the listings
         hashes-<gen>.bin      id -> content hash, so an update re-indexes only papers that really changed
@@ -20,13 +20,14 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import itertools
 import marshal
 import mmap
 import os
 import re
 import shutil
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -179,11 +180,17 @@ class WriterLock:
         self.release()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write via a temporary file and os.replace, so a kill leaves the old file or the new one, never half."""
+def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """Write via a temporary file and os.replace, so a kill leaves the old file or the new one, never half.
+
+    `data` may come in pieces, written in order (a large snapshot is never joined in memory).
+    """
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "wb") as handle:
-        handle.write(data)
+        if isinstance(data, bytes):
+            handle.write(data)
+        else:
+            handle.writelines(data)
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(tmp, path)
@@ -232,10 +239,15 @@ def _state_path(build: Path, kind: str, generation: int) -> Path:
     return build / f"{kind}-{generation}.bin"
 
 
-def write_state(build: Path, manifest: Manifest, snapshot: bytes, hashes: dict[str, bytes]) -> None:
-    """Record one generation's snapshot, hashes and (last, as the commit marker) its manifest."""
+def write_state(
+    build: Path, manifest: Manifest, snapshot: bytes | Iterable[bytes], hashes: dict[str, bytes]
+) -> None:
+    """Record one generation's snapshot (whole or in pieces), hashes and (last, as the commit marker) its
+    manifest."""
     generation = manifest.generation
-    write_atomic(_state_path(build, "snapshot", generation), _SNAPSHOT_HEAD + snapshot + _SNAPSHOT_TAIL)
+    parts = [snapshot] if isinstance(snapshot, bytes) else snapshot
+    framed = itertools.chain([_SNAPSHOT_HEAD], parts, [_SNAPSHOT_TAIL])  # lazily: parts may be generated
+    write_atomic(_state_path(build, "snapshot", generation), framed)
     write_atomic(_state_path(build, "hashes", generation), marshal.dumps(hashes, _MARSHAL_VERSION))
     body = (manifest.schema_version, generation, [_stamp_tuple(s) for s in manifest.files], manifest.papers)
     write_atomic(_state_path(build, "manifest", generation), marshal.dumps(body, _MARSHAL_VERSION))

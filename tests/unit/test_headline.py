@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import re
 import sys
@@ -9,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+import index.headline
 from index.headline.quality import acronym_only, bad_start, ends_dangling, generic, has_ligature, problems
 from index.headline.synthesis import headline
 from index.render.abstract import to_plain
+from index.search import maintenance
 
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = REPO / "seeds"
@@ -22,7 +25,7 @@ GRADES = REPO / "tests" / "data" / "headline_grades.tsv"
 # Issue 12's bar for "a reader knows what the paper contributes and about what": not reached yet.
 TARGET_GOOD = {"seed": 40, "corpus": 150}
 # What the graded fixture records today: a change that loses a good headline fails here.
-FLOOR_GOOD = {"seed": 31, "corpus": 91}
+FLOOR_GOOD = {"seed": 38, "corpus": 102}
 
 
 def seed_abstracts() -> list[str]:
@@ -279,6 +282,69 @@ def test_a_bracketed_title_prefix_stays_whole() -> None:
     assert headline("x", title="[Re] Reproducing [bold]robust training[/]") == (
         "[Re] Reproducing [bold]robust training[/]"
     )
+
+
+@pytest.mark.parametrize(
+    ("abstract", "wanted", "unwanted"),
+    [
+        (  # a pointer to material is no contribution
+            "Topology helps acceptability judgments. This paper approaches acceptability judgments with "
+            "topological data analysis. We publicly release the code and other materials used.",
+            "topological data analysis",
+            "Code",
+        ),
+        (  # an enumerated contribution: the things it lists, not half of the first
+            "Agents are hard to compare. We contribute (1) a unifying protocol that bridges benchmark "
+            "protocols; (2) an evaluation harness that runs any agent; and (3) an open leaderboard of bots.",
+            "Unifying protocol, evaluation harness and open leaderboard",
+            "bridges",
+        ),
+        (  # a long called name with its acronym: the acronym, and room for what it does
+            "Attacks are many. We proposed a new procedure called Composite Adversarial Attack (CAA) for "
+            "automatically searching the best combination of attack algorithms and their hyper-parameters.",
+            "CAA: procedure for searching best combination of attack algorithms",
+            "Composite",
+        ),
+        (  # "we show that when A, B": the finding B, not the condition
+            "Complex networks are old. We found that when real and complex neural networks are compared "
+            "using simple classification tasks, complex neural networks perform equal to or slightly worse.",
+            "Complex neural networks perform",
+            "When",
+        ),
+        (  # a second verb for the same object is not the headline
+            "Convex sets are hard. In this work, we develop and analyze the Frank-Wolfe Augmented Lagrangian "
+            "(FW-AL) algorithm, a method for minimizing a smooth function over convex compact sets.",
+            "FW-AL",
+            "Analyze",
+        ),
+    ],
+)
+def test_a_headline_is_rebuilt_from_the_claim(abstract: str, wanted: str, unwanted: str) -> None:
+    line = headline(abstract)
+    assert wanted in line and unwanted not in line, line
+    assert problems(line) == [], line
+
+
+def test_new_headline_code_makes_an_index_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index caches headlines: a bumped HEADLINE_VERSION changes SCHEMA_VERSION, so it is rebuilt."""
+    from index.search.index import SearchIndex
+    from tests.unit.search_fixtures import PAPERS, make_catalog
+
+    listing = tmp_path / "a.txt"
+    listing.write_text(
+        "a 2026 Papers\n\n" + "\n\n".join(row[2] for row in PAPERS[:3]) + "\n", encoding="utf-8"
+    )
+    SearchIndex.open(tmp_path / "ix").update(make_catalog(PAPERS[:3], listing, "A"))
+    assert SearchIndex.open(tmp_path / "ix").staleness([listing]) is None
+
+    monkeypatch.setattr(index.headline, "HEADLINE_VERSION", index.headline.HEADLINE_VERSION + 1)
+    spec = importlib.util.find_spec("index.search.schema")
+    assert spec is not None and spec.loader is not None
+    fresh = importlib.util.module_from_spec(spec)  # the schema module as newer headline code would load it
+    spec.loader.exec_module(fresh)
+    assert fresh.SCHEMA_VERSION != maintenance.SCHEMA_VERSION
+    monkeypatch.setattr(maintenance, "SCHEMA_VERSION", fresh.SCHEMA_VERSION)
+    assert "format changed" in (SearchIndex.open(tmp_path / "ix").staleness([listing]) or "")
 
 
 if __name__ == "__main__":

@@ -154,7 +154,8 @@ def test_damaged_snapshot_is_rebuilt_with_a_notice(tmp_path: Path) -> None:
 def test_missing_segment_is_rebuilt_with_a_notice(tmp_path: Path) -> None:
     args = ("--listings", str(SEEDS), "--index-dir", str(tmp_path / "ix"))
     assert run_papers(*args, "index").returncode == 0
-    for path in (tmp_path / "ix" / "current").resolve().glob("*.seg"):
+    build = (tmp_path / "ix" / "current").resolve()
+    for path in [*build.glob("*.seg"), *build.glob("*.trm")]:  # compound segments, or separate files' terms
         path.unlink()
     result = run_papers(*args, "search", "diffusion")
     assert result.returncode == 0, result.stderr

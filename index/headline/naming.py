@@ -1,0 +1,262 @@
+"""Finding the contribution a paper names ("We propose FuncFormer, a ...") and what a claim is about."""
+
+from __future__ import annotations
+
+import re
+
+from index.headline.claims import VERBS
+from index.headline.claims import claims as find_claims
+from index.headline.condense import condense
+from index.headline.fit import capitalize
+from index.headline.phrase import gerund
+from index.headline.quality import generic
+from index.headline.topic import expansion_of
+
+# "We extend this line of work ..., by showing X": what "this" points back to is not on the line; X is.
+BACK_REFERENCE = re.compile(r"(?:this|these|those|such|our|their)\s", re.IGNORECASE)
+
+# Every branch starts with one character class so the regex engine can skip ahead to a candidate: 4x faster.
+_CLAUSE_END = re.compile(
+    r"[\s,](?:\s*(?:with which|in which|by which|whereby|whose)\s|\s+(?:which|where|including|such as)\s"
+    r"|\s*and\s+(?:we\s|(?:\w+ly\s+)?(?:"
+    + "|".join(VERBS)
+    + r"|analy[sz]e|evaluate|use|apply|train|compare|obtain|achieve|validate|conduct|test|make|report"
+    r"|discuss|highlight|outline|suggest|conclude|assess|leverage|employ|perform|measure|quantify)\b))"
+)
+
+# After ", which": a verb saying what the thing does ("learns", "allows", "can"), not "is shown in".
+_DOES_WHAT = re.compile(r"(?:can |(?:\w+ly )?(?!is\b|was\b|has\b)[a-z]{3,}(?<!ss)s )(?!been\b)")
+
+_ROOM = 72
+
+_MEANS_WORDS = frozenset(("using", "via", "with", "by", "through", "employing", "leveraging"))
+
+_INFINITIVE = re.compile(r"\bto [a-z]+$")
+
+_FOLLOW_UP = re.compile(
+    r"^(" + r"[A-Za-z0-9]{0,20}[A-Z][A-Za-z0-9]{0,30}(?:[-.][A-Za-z0-9]{1,30}){0,3}" + r")\s+"
+    r"(?:comprises|contains|consists|includes|provides|covers|spans|is|achieves|uses|enables|offers)\b"
+)
+
+_YIELD = re.compile(r"\b(?:yield|lead to|result in|give rise to)s?\s+(?=[a-z-]+(?:\s+[a-z-]+){0,5}\s+\()")
+
+# A coined name: capitals after the first letter (FuncFormer, GenZ, LIBERO-PeRM), a capital-hyphen stem
+# (Z-learner), or an acronym with an optional lower-case part (p-LiSSA, GIFs, VLM).
+_NAME = r"(?:[A-Za-z0-9]{0,20}[A-Z][A-Za-z0-9]{0,30}(?:[-.][A-Za-z0-9]{1,30}){0,3})"
+
+_COINED = re.compile(r"^(?:[A-Za-z0-9]*[a-z0-9][A-Z]|[A-Z]{2}|[A-Z]-|[A-Za-z0-9]+-[A-Z]|[A-Z][A-Za-z]*[0-9])")
+
+_NAMED_AFTER = re.compile(
+    r"^(?:(?:the|a|an)\s+)?(?:(?:novel|new|notion of|concept of)\s+)*("
+    + _NAME
+    + r")(?=\s*(?:[,:(]|—|–|$|\s+(?:which|that|to|for|as)\b))"
+)
+
+_CALLED_WORDS = ("called", "dubbed", "named", "termed", "coined", "denoted")
+
+_YIELD_WORDS = ("yield", "lead to", "result in", "give rise")
+
+# The capitalized words that make a called name: "DualNet", "Composite Adversarial Attack".
+_CAPITALIZED = re.compile(r"[A-Z0-9][^\s]*(?:\s+[A-Z0-9][^\s]*)*")
+
+_CALLED = re.compile(
+    r"\b(?:called|dubbed|named|termed|coined|denoted)\s+(?:the\s+|as\s+)?[`'‘“\"]?([^`'’”\",.;:()]{2,60})"
+)
+
+_TITLED = re.compile(r"((?:[A-Z][a-z]+(?:-[A-Za-z]+)?\s){1,3}[A-Z][a-z]+(?:-[A-Za-z]+)?)(?=,\s+(?:a|an)\s)")
+
+# "a ... approach, namely DisCup, which ...": the kind first, then the name it goes by.
+_KIND_THEN_NAME = re.compile(
+    r"(?:(?:a|an|the)\s+)?(?:novel\s+|new\s+)?([^,.;()]{3,60}?),\s+(?:namely\s+|called\s+|dubbed\s+|named\s+)?("
+    + _NAME
+    + r")(?=\s*(?:[,.;:(]|$|\s+(?:which|that)\b))"
+)
+
+_WHICH_DOES = re.compile(
+    r"\s*(?:\([^()]{0,40}\))?\s*,?\s*(?:(?:which|that)\s+|(?=(?:to|for)\s))([^.;]{3,200})"
+)
+
+# What may stand between a claim's verb and the name it coins: articles, filler, the kind of thing it is.
+_LEAD = re.compile(
+    r"\s*(?:(?:a|an|the|novel|new|simple|general|generic|unified|efficient|effective|first|so-called|called|"
+    r"named|termed|dubbed|framework|method|model|approach|algorithm|system|technique)\b[\s,:]*)*"
+)
+
+# A name followed by what it does or what it is for: that goes into the headline with it.
+_CONTINUES = re.compile(
+    r"\s*,?\s+(?:on|for|in|of|with|under|that|to|by|via|using|based on|as|from|through|which|where)\s"
+)
+
+# An acronym followed by the noun it qualifies ("(PAC) bound for X"): a compound, not a named contribution.
+_MODIFIES = re.compile(
+    r" (?!(?:is|are|was|were|has|have|can|and|or|task|problem|setting|benchmark|dataset|corpus|framework|"
+    r"method|model|approach|algorithm|architecture|network|system|pipeline|technique|scheme|module|loss|"
+    r"layer|strategy|paradigm|library|toolkit|tool|platform|game|protocol|language|estimator|learner)s?\b)"
+    r"[a-z]{3,}s?\b(?! (?:is|are)\b)"
+)
+
+_ACRONYM = re.compile(r"\(([A-Za-z][A-Za-z0-9-]{0,20}[A-Z][A-Za-z0-9-]{0,10}|[A-Z]{2,}s?)\)")
+
+_SAYS_HOW = re.compile(r"\b(?:that|which|for|to|by|via|with|on|of)\b")
+
+_SHOWN_TO = re.compile(
+    r" (?:is|are) (?:shown|proven|designed|proposed|used) to ([a-z]{3,})\b"
+)  # a passive aim
+
+_OUR_THING = re.compile(
+    r"(?:(?:Specifically|In particular|To this end|Here|Finally|Moreover|Furthermore),\s+)?"
+    r"(?:(?:Our|The|This)\s+(?:approach|method|model|framework|system|technique)"
+    r"(?: ?\([^()]{1,20}\))?,? (?=[a-z]))?"
+)
+
+
+def _after_subject(rest: str) -> str:
+    """ "Our approach, includes the design of X" -> "includes the design of X": the subject was the name."""
+    match = _OUR_THING.match(rest)
+    rest = rest if match is None else rest[match.end() :]
+    shown = _SHOWN_TO.search(rest, 0, 120)  # "a model called X is shown to enforce Y": "model enforcing Y"
+    return rest if shown is None else f"{rest[: shown.start()]} {gerund(shown.group(1))}{rest[shown.end() :]}"
+
+
+def named_contribution(
+    whole: str,
+    sentences: list[str],
+    claims: list[list[tuple[str, int]]],
+    best: tuple[int, str, int] | None,
+) -> tuple[str, str, str] | None:
+    """(label, expansion, description) of a named contribution, looked for where the paper states it."""
+    yields = [word for word in _YIELD_WORDS if word in whole]
+    calls = [word for word in _CALLED_WORDS if word in whole]
+    # Only a claim, a "yields ..." or a "called ..." can name a contribution: other sentences need no look.
+    order = list(range(len(sentences))) if yields or calls else [i for i, found in enumerate(claims) if found]
+    first = 0 if best is None else best[0]  # where the paper states itself: any name found there counts
+    if best is not None:
+        order.remove(first)
+        order.insert(0, first)
+    for index in order:
+        sentence = sentences[index]
+        at = [end for verb, end in claims[index] if VERBS[verb] >= 3 or (best and best[2] == end)]
+        if yields and any(word in sentence for word in yields):
+            at += [m.end() for m in _YIELD.finditer(sentence)]
+        for start in sorted(at):
+            if BACK_REFERENCE.match(sentence, start):
+                continue  # "we demonstrate our method on ... (MRI) data": the method was named before
+            found = _name_at(sentence, start)
+            if found is not None:
+                return found
+        follow = (
+            _FOLLOW_UP.match(sentences[index + 1]) if index == first and index + 1 < len(sentences) else None
+        )
+        if follow is not None and _COINED.match(follow.group(1)) and best is not None:
+            return follow.group(1), "", ""
+        called = _CALLED.search(sentence) if calls and any(w in sentence for w in calls) else None
+        if called is not None and (index == first or _COINED.match(called.group(1))):
+            name = called.group(1).strip(" `'‘’")
+            end = called.end()
+            capitals = _CAPITALIZED.match(name) if _COINED.match(name) else None
+            if capitals is not None and capitals.group(0) != name:  # "DualNet [aiming at ...]"
+                end = called.start(1) + called.group(1).find(name) + len(capitals.group(0))
+                name = capitals.group(0)
+            opening = sentence.find("(", end, end + 2)
+            short = _ACRONYM.match(sentence, opening) if opening >= 0 else None
+            rest = sentence[: called.start()].rstrip(" ,") + sentence[end:].lstrip("`'’”\"")
+            rest = _after_subject(rest)  # "Our approach, called X, includes ...": what X includes
+            claim = find_claims(rest)
+            rest = rest[claim[0][2] :] if claim else rest
+            what = _description(sentence, end) or object_of(rest)
+            if short is not None and expansion_of(short.group(1), name) == name and " " in name:
+                does = _description(sentence, short.end()) or what
+                long = len(name) + len(condense(what)) > _ROOM and not what.startswith("which ")
+                if long and _SAYS_HOW.search(does) and not generic(condense(object_of(does))):
+                    return short.group(1), name, does  # "called Composite ... (CAA)": room for what it does
+            return capitalize(name), "", what
+    return None
+
+
+def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
+    rest = sentence[start:]
+    direct = _NAMED_AFTER.match(rest)
+    if direct is not None and _COINED.match(direct.group(1)):
+        if re.match(r"\s+(?:as|to|for)\b", rest[direct.end() :]):
+            return None  # "we recast PE as ...": the name is the subject of the gist, not a contribution
+        return direct.group(1), "", _description(rest, direct.end())
+    titled = _TITLED.match(rest)
+    if titled is not None:  # "We introduce Deep Sliding Shapes, a 3D ConvNet ...": a name in title case
+        return titled.group(1), "", _description(rest, titled.end())
+    kind_first = _KIND_THEN_NAME.match(rest) if "," in rest[:80] else None
+    if kind_first is not None and _COINED.match(kind_first.group(2)):  # "a spatial language model, SpaBERT"
+        does = _WHICH_DOES.match(rest, kind_first.end())
+        verb = does is not None and not does.group(1).startswith(("to ", "for "))
+        what = kind_first.group(1) + (
+            f" {'that ' if verb else ''}{does.group(1)}" if does is not None else ""
+        )
+        return kind_first.group(2), "", "a " + what
+    acronyms = [m for m in _ACRONYM.finditer(rest, 0, 190) if m.start() < 160]
+    labels: list[str] = []
+    expansions: list[str] = []
+    end = 0
+    for match in acronyms:
+        expansion = expansion_of(match.group(1), rest[: match.start()])
+        if expansion is None:
+            continue
+        if rest[: match.start() - len(expansion) - 1].rstrip().rsplit(" ", 1)[-1] in _MEANS_WORDS:
+            continue  # "... a map using Convolutional Neural Network (CNN)": a tool, not the contribution
+        if labels and not re.fullmatch(r"\s*(?:and|,)\s*", rest[end : match.start() - len(expansion) - 1]):
+            break
+        labels.append(match.group(1))
+        expansions.append(expansion)
+        end = match.end()
+    if not labels:
+        return None
+    lead = rest[: acronyms[0].start() - len(expansions[0]) - 1] if acronyms else ""
+    if not _LEAD.fullmatch(lead) and not lead.endswith(": "):  # "an instance of X: Evolutionary ..."
+        return (
+            None  # "a seq2seq model for automatic speech recognition (ASR)": ASR is the field, not the name
+        )
+    description = _description(rest, end)
+    if not description and _CONTINUES.match(rest, end):
+        description = "+" + rest[end:].strip()
+    elif not description and _MODIFIES.match(rest, end):
+        return None  # "the first probably approximately correct (PAC) bound": the name of a kind, not a name
+    return " and ".join(labels), " and ".join(expansions), description
+
+
+def _description(text: str, start: int) -> str:
+    """The appositive after a name: in `FuncFormer, a Graph Transformer that ...`, what follows the comma."""
+    rest = re.sub(r"^\s*\([^()]{0,200}\)", "", text[start:])
+    match = re.match(
+        r"\s*[,:—–]\s*(?:which (?:is|are)\s+|[A-Z][^,.;:]{3,80},\s+)?"
+        r"((?:a|an|the)\s+(?:[^.;]|\.(?=\S)){3,300})",
+        rest,
+    )
+    if match is not None:
+        return match.group(1)
+    match = re.match(r"\s*,\s*which\s+((?:[^.;]|\.(?=\S)){3,300})", rest)
+    if match is not None:
+        return "which " + match.group(1)
+    kinds = (
+        r"framework|method|model|approach|algorithm|benchmark|dataset|pipeline|system|architecture|technique"
+    )
+    match = re.match(r"\s+((?:" + kinds + r")\b[^.;]{0,200})", rest)
+    return "" if match is None else "+" + match.group(1)
+
+
+def object_of(text: str) -> str:
+    """What a claim is about: the part after the verb, without a trailing `and prove ...` clause."""
+    cut = _CLAUSE_END.search(text, 0, 400)
+    while cut is not None and (
+        (_INFINITIVE.search(text, 0, cut.start()) and " and " in cut.group(0))
+        or (
+            cut.group(0) == ", which "
+            and _DOES_WHAT.match(text, cut.end())
+            and "," not in text[: cut.start()]
+        )
+    ):
+        if (
+            cut.group(0) == ", which "
+        ):  # "X, which learns Y": what X does is the gist, kept as "X that learns Y"
+            text = f"{text[: cut.start()]} that {text[cut.end() :]}"
+        cut = _CLAUSE_END.search(text, cut.end(), 400)  # "to disentangle and quantify X": one phrase
+    if cut is None or len(text[: cut.start()].split()) < 4:
+        return text
+    return text[: cut.start()]
