@@ -90,6 +90,19 @@ def fields(value: object, *names: str) -> dict[str, Any]:
     return {name: getattr(value, name) for name in names}
 
 
+def print_ranked(
+    rank: int, paper_id: str, headline: str, venue: str | None, year: int | None, detail: str | None
+) -> None:
+    """One paper of a ranked answer, the same in every command that ranks (`search`, `similar`, `foryou`):
+    `  1. ID  HEADLINE  [VENUE YEAR]`, then the line that explains it (snippet, shared terms, why), if any,
+    indented under the id, so the outputs read alike and a script can parse them one way.
+    """
+    where = " ".join(str(part) for part in (venue, year) if part)
+    print(f"{rank:>3}. {paper_id}  {headline}  [{where}]")
+    if detail is not None:
+        print(f"     {detail}")
+
+
 def source_json(source: Source) -> dict[str, Any]:
     """Where a paper sits, as every `--json` gives it (written out: `list --json` makes 56k of them)."""
     return {

@@ -47,10 +47,9 @@ def _foryou(args: argparse.Namespace) -> int:
             print()
             return 0
         for rank, row in enumerate(rows, 1):
-            where = " ".join(str(part) for part in (row["venue"], row["year"]) if part)
-            print(f"{rank:>3}. {row['id']}  {row['headline']}  [{where}]")
             nearest = row["nearest"]
-            print(f"     why: {', '.join(row['terms'])}; most like {nearest['id']}  {nearest['headline']}")
+            why = f"why: {', '.join(row['terms'])}; most like {nearest['id']}  {nearest['headline']}"
+            cli_common.print_ranked(rank, row["id"], row["headline"], row["venue"], row["year"], why)
         what = f"tagged {args.tag}" if args.tag else "starred"
         print(f"{len(rows)} unread papers like your {len(seeds)} {what} ones", file=sys.stderr)
     return 0

@@ -42,14 +42,21 @@ class Snippet:
 
 
 @dataclass(frozen=True, slots=True)
-class SearchHit:
-    """One ranked paper, with its highlights when it is among the top hits."""
+class PaperHit:
+    """What every ranked answer says of a paper: its line in a list (id, headline, venue and year) and its
+    score, without opening the paper. The fields come first, in this order, in each kind of hit."""
 
     id: str
     headline: str
     score: float
     venue: str | None
     year: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit(PaperHit):
+    """One ranked paper, with its highlights when it is among the top hits."""
+
     sources: tuple[Source, ...]
     matches: tuple[MatchSpan, ...]
     """Matched words in the rendered abstract (`render.to_plain(paper.abstract)`); empty past the top N."""
@@ -81,14 +88,9 @@ class SearchResult:
 
 
 @dataclass(frozen=True, slots=True)
-class SimilarHit:
+class SimilarHit(PaperHit):
     """A paper like another one, and the shared key terms that explain why."""
 
-    id: str
-    headline: str
-    score: float
-    venue: str | None
-    year: int | None
     shared_terms: tuple[str, ...]
 
 

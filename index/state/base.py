@@ -1,7 +1,8 @@
 """The store's connection: one lock, reads cached until any process commits, and the one write path.
 
 Every write is one `BEGIN IMMEDIATE` transaction, retried while other `papers` processes hold the lock, and
-returns only once committed; `StateStore` (store.py) builds on this.
+returns only once committed; `StateStore` (store.py) builds on this. `rows_of` is the one read shape of the
+per-paper tables (flags, tags, notes), tombstones included.
 """
 
 from __future__ import annotations
@@ -149,3 +150,18 @@ def _user_error(error: sqlite3.Error, path: Path) -> StateError:
     if code == sqlite3.SQLITE_BUSY:
         return StateError(f"{path} stayed locked by another papers process for {RETRY_FOR_S:.0f} s")
     return StateError(f"cannot save stars or read marks to {path}: {error}")
+
+
+def rows_of(
+    conn: sqlite3.Connection, select: str, ids: Sequence[str] | None, *, order_by: str = ""
+) -> list[tuple[Any, ...]]:
+    """Every stored row of these papers, or of all papers when `ids` is None, tombstones (unstarred,
+    untagged, cleared) included: the one read behind `StateStore.states` and `records` (what exports carry).
+
+    Args:
+        select: `SELECT <columns> FROM <table>` of a table keyed by `id`; fixed text, never user input.
+        order_by: the `ORDER BY` columns, if the caller needs an order.
+    """
+    where = "" if ids is None else f" WHERE id IN ({','.join('?' * len(ids))})"
+    order = f" ORDER BY {order_by}" if order_by else ""
+    return list(conn.execute(select + where + order, [] if ids is None else list(ids)).fetchall())

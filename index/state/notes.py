@@ -13,6 +13,7 @@ import sqlite3
 import unicodedata
 from collections.abc import Sequence
 
+from index.state.base import rows_of
 from index.state.changes import InputError, NoteMark, to_float
 
 NOTE_MAX = 20_000
@@ -53,13 +54,7 @@ def all_notes(conn: sqlite3.Connection) -> dict[str, str]:
 
 def note_marks(conn: sqlite3.Connection, ids: Sequence[str] | None) -> dict[str, NoteMark]:
     """The stored note (removals included) of these papers, or of all papers when `ids` is None."""
-    if ids is None:
-        rows = conn.execute("SELECT id, text, at FROM paper_note").fetchall()
-    else:
-        marks = ",".join("?" * len(ids))
-        rows = conn.execute(
-            f"SELECT id, text, at FROM paper_note WHERE id IN ({marks})", list(ids)
-        ).fetchall()
+    rows = rows_of(conn, "SELECT id, text, at FROM paper_note", ids)
     return {str(paper_id): NoteMark(str(text), to_float(at)) for paper_id, text, at in rows}
 
 

@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Protocol, TypeVar
 
 from index.state import notes, searches, tags
-from index.state.base import Applied, StateError, StateReadOnlyError
+from index.state.base import Applied, StateError, StateReadOnlyError, rows_of
 from index.state.changes import (
     TAG_PREFIX,
     UNDO_DEPTH,
@@ -325,11 +325,7 @@ def _check(change: Change) -> None:
 
 def _states(conn: sqlite3.Connection, ids: Sequence[str] | None) -> dict[str, PaperState]:
     """Stored states of these papers (every stored paper when None), with their tags and notes."""
-    if ids is None:
-        rows = conn.execute("SELECT * FROM paper_state").fetchall()
-    else:
-        marks = ",".join("?" * len(ids))
-        rows = conn.execute(f"SELECT * FROM paper_state WHERE id IN ({marks})", list(ids)).fetchall()
+    rows = rows_of(conn, "SELECT * FROM paper_state", ids)
     found = {str(row[0]): row_state(row) for row in rows}
     for paper_id, marks_of in tags.tag_marks(conn, ids).items():
         found[paper_id] = replace(found.get(paper_id, PaperState(paper_id)), tags=marks_of)

@@ -12,6 +12,7 @@ import sqlite3
 import unicodedata
 from collections.abc import Iterable, Sequence
 
+from index.state.base import rows_of
 from index.state.changes import InputError, TagMark, to_float
 
 TAG_MAX = 40
@@ -81,13 +82,7 @@ def tag_map(conn: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
 
 def tag_marks(conn: sqlite3.Connection, ids: Sequence[str] | None) -> dict[str, tuple[TagMark, ...]]:
     """Every stored tag (removals included) of these papers, or of all papers when `ids` is None."""
-    if ids is None:
-        rows = conn.execute("SELECT id, tag, tagged, at FROM paper_tag ORDER BY id, tag").fetchall()
-    else:
-        marks = ",".join("?" * len(ids))
-        rows = conn.execute(
-            f"SELECT id, tag, tagged, at FROM paper_tag WHERE id IN ({marks}) ORDER BY id, tag", list(ids)
-        ).fetchall()
+    rows = rows_of(conn, "SELECT id, tag, tagged, at FROM paper_tag", ids, order_by="id, tag")
     found: dict[str, list[TagMark]] = {}
     for paper_id, tag, tagged, at in rows:
         found.setdefault(str(paper_id), []).append(TagMark(str(tag), tagged == 1, to_float(at)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,22 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DATA, SEEDS, run_papers
-from tests.e2e.harness import Environment, Unavailable, make_readable
+from tests.e2e.harness import Environment, Unavailable, apt_install, make_readable
+
+
+@pytest.fixture
+def home(request: pytest.FixtureRequest) -> Iterator[Path]:
+    """A scratch home for a reader run in tmux on this machine (`harness.local_reader_argv`), removed after
+    the test; the test is skipped where tmux is missing and cannot be installed."""
+    if shutil.which("tmux") is None:
+        try:
+            apt_install(["tmux"])
+        except Unavailable as why:
+            pytest.skip(f"tmux is not installed and cannot be installed here: {why}")
+    module = request.module.__name__.rsplit(".", 1)[-1]
+    scratch = Path(tempfile.mkdtemp(prefix=f"papers-{module}-"))
+    yield scratch
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

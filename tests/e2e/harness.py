@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.conftest import REPO, SEEDS
+
 SSHD = "/usr/sbin/sshd"
 LOCK_FILE = Path(tempfile.gettempdir()) / "papers-e2e.lock"
 STATUS_LINE = re.compile(r"\d+ papers · \d+ unread · \d+ starred")
@@ -474,6 +476,43 @@ class Tmux:
         """Ends our own tmux server (and with it the ssh client it runs); never anyone else's."""
         if self.socket.exists():
             self.tmux("kill-server", check=False)
+
+
+# ---- the reader on this machine: tmux, no ssh ------------------------------------------------------------
+
+
+def local_reader_argv(
+    home: Path, *, listings: Path = SEEDS, unset: Sequence[str] = (), **env: str
+) -> list[str]:
+    """The command that runs the reader on `listings` with its own data, cache and config under `home`.
+
+    Args:
+        unset: variables the reader must not inherit (`env -u`), such as NO_COLOR.
+        env: more variables, or other values for these (TERM).
+    """
+    environment = {
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "TERM": "xterm-256color",
+        **env,
+    }
+    assignments = [f"{key}={value}" for key, value in environment.items()]
+    unsets = [word for name in unset for word in ("-u", name)]
+    return ["env", *unsets, *assignments, sys.executable, "-m", "tui", "--listings", str(listings)]
+
+
+def local_papers(home: Path, *args: str, listings: Path = SEEDS) -> subprocess.CompletedProcess[str]:
+    """`papers ARGS` over the data and cache of the reader `local_reader_argv(home)` ran: what it saved."""
+    env = dict(os.environ, XDG_DATA_HOME=str(home / "data"), XDG_CACHE_HOME=str(home / "cache"))
+    return subprocess.run(
+        [sys.executable, "-m", "tui", "--listings", str(listings), *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def scratch_dir(tag: str) -> Path:

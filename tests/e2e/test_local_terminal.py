@@ -6,20 +6,20 @@ These need only tmux, so they still run where sshd cannot; the SSH scenarios liv
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
-import shutil
-import subprocess
-import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SEEDS
-from tests.e2e.harness import LIST_FOCUSED, SEARCH_FOCUSED, STATUS_LINE, Tmux, Unavailable, apt_install
+from tests.e2e.harness import (
+    LIST_FOCUSED,
+    SEARCH_FOCUSED,
+    STATUS_LINE,
+    Tmux,
+    local_papers,
+    local_reader_argv,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -27,41 +27,9 @@ COLOUR_SGR = re.compile(rb"\x1b\[([0-9;:]*)m")
 """SGR sequences; their colour parameters (30-38, 40-48, 90-97, 100-107) are what NO_COLOR forbids."""
 
 
-@pytest.fixture
-def home() -> Iterator[Path]:
-    if shutil.which("tmux") is None:
-        try:
-            apt_install(["tmux"])
-        except Unavailable as why:
-            pytest.skip(f"tmux is not installed and cannot be installed here: {why}")
-    scratch = Path(tempfile.mkdtemp(prefix="papers-term-"))
-    yield scratch
-    shutil.rmtree(scratch, ignore_errors=True)
-
-
 def _reader(home: Path, name: str, **env: str) -> tuple[Tmux, list[str]]:
-    environment = {
-        "XDG_DATA_HOME": str(home / "data"),
-        "XDG_CACHE_HOME": str(home / "cache"),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "TERM": "xterm-256color",
-        **env,
-    }
-    assignments = [f"{key}={value}" for key, value in environment.items()]
-    argv = ["env", "-u", "NO_COLOR", *assignments, sys.executable, "-m", "tui", "--listings", str(SEEDS)]
-    return Tmux(home, name), argv
-
-
-def _papers(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, XDG_DATA_HOME=str(home / "data"), XDG_CACHE_HOME=str(home / "cache"))
-    return subprocess.run(
-        [sys.executable, "-m", "tui", "--listings", str(SEEDS), *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    """A pane and the reader's command; an inherited NO_COLOR is dropped, so only `env` can set it."""
+    return Tmux(home, name), local_reader_argv(home, unset=["NO_COLOR"], **env)
 
 
 def test_starts_searches_stars_and_quits_cleanly(home: Path) -> None:
@@ -84,10 +52,10 @@ def test_starts_searches_stars_and_quits_cleanly(home: Path) -> None:
         assert b"\x1b[?1049l" in raw and b"\x1b[?25h" in raw[-200:], raw[-200:]
     finally:
         pane.kill()
-    starred = _papers(home, "starred", "--json")
+    starred = local_papers(home, "starred", "--json")
     assert starred.returncode == 0, starred.stderr
     (paper,) = json.loads(starred.stdout)
-    assert "diffusion" in _papers(home, "show", paper["id"]).stdout.lower()
+    assert "diffusion" in local_papers(home, "show", paper["id"]).stdout.lower()
 
 
 @pytest.mark.parametrize("term", ["linux", "screen"])

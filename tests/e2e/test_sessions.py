@@ -11,22 +11,20 @@ import json
 import os
 import re
 import shlex
-import shutil
 import signal
-import sqlite3
-import subprocess
-import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SEEDS
+from index.config import load_config
+from index.session_memory import SessionMemory
+from index.state.store import StateStore
+from tests.conftest import SEEDS
 from tests.e2e import processes
 from tests.e2e.conftest import SharedLibrary
-from tests.e2e.harness import STATUS_LINE, Environment, Tmux, Unavailable, apt_install
+from tests.e2e.harness import STATUS_LINE, Environment, Tmux, local_papers, local_reader_argv
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -38,18 +36,6 @@ second until the 1.5 s watchdog (tui/session.py) cuts it short."""
 STARTUP_TIMEOUT = 90  # a cold Python + Textual start on a loaded 2-core CI box (over ssh too)
 SELECTED_ID = re.compile(r"\bid ([0-9a-f]{12})\b")
 """The open paper's id, as the detail pane shows it."""
-
-
-@pytest.fixture
-def home() -> Iterator[Path]:
-    if shutil.which("tmux") is None:
-        try:
-            apt_install(["tmux"])
-        except Unavailable as why:
-            pytest.skip(f"tmux is not installed and cannot be installed here: {why}")
-    scratch = Path(tempfile.mkdtemp(prefix="papers-session-"))
-    yield scratch
-    shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _star_and_move(pane: Tmux) -> tuple[str, str]:
@@ -99,44 +85,22 @@ def _pull_away(pid: int, pull: Callable[[], object]) -> processes.Ending:
 
 def _local_reader(home: Path, *, ignore_hangup: bool = False) -> list[str]:
     """The command that runs the reader on the seeds with its own data, cache and config under `home`."""
-    environment = {
-        "XDG_DATA_HOME": str(home / "data"),
-        "XDG_CACHE_HOME": str(home / "cache"),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "TERM": "xterm-256color",
-    }
-    assignments = [f"{key}={value}" for key, value in environment.items()]
-    argv = ["env", *assignments, sys.executable, "-m", "tui", "--listings", str(SEEDS)]
+    argv = local_reader_argv(home)
     if ignore_hangup:
         # As under nohup: SIGHUP never arrives, so only the dead tty itself can tell the reader to go.
         argv = ["sh", "-c", 'trap "" HUP; exec "$@"', "sh", *argv]
     return argv
 
 
-def _local_papers(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, XDG_DATA_HOME=str(home / "data"), XDG_CACHE_HOME=str(home / "cache"))
-    return subprocess.run(
-        [sys.executable, "-m", "tui", "--listings", str(SEEDS), *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def _saved_selection(listings: Path, data_dir: Path) -> object:
+    """The paper the reader selects when it next starts on `listings` with the store in `data_dir`.
 
-
-def _saved_selection(state_db: Path) -> object:
-    """The selected paper the reader remembered, read straight from its store (read-only).
-
-    The `session` table is fixed by migration 1; its keys are `selected`, or `library:<digest>:selected` since
-    session memory is kept per set of listings. Each test has a fresh data dir, so there is one of them.
+    Read as the reader reads it, through `SessionMemory`: the value is kept per set of listings, under
+    `library:<listings_digest>:selected`, so another library's selection (or a raw `selected` row) does not
+    count. Each test has a fresh data dir, so no unscoped key from before that can stand in for it.
     """
-    with sqlite3.connect(f"{state_db.as_uri()}?mode=ro", uri=True) as db:
-        rows = db.execute(
-            "SELECT value FROM session WHERE key = 'selected' OR key LIKE '%:selected'"
-        ).fetchall()
-    assert len(rows) <= 1, rows
-    return json.loads(rows[0][0]) if rows else None
+    with StateStore.open(data_dir) as store:
+        return SessionMemory(lambda: store, [listings], load_config()).get("selected")
 
 
 @pytest.mark.parametrize(
@@ -166,10 +130,10 @@ def test_local_reader_saves_and_exits_when_its_terminal_goes(home: Path, how: st
             assert b"\x1b[?1049l" in pane.raw_output(), "the alternate screen was never left"
     finally:
         pane.kill()
-    listed = _local_papers(home, "starred", "--json")
+    listed = local_papers(home, "starred", "--json")
     assert listed.returncode == 0, listed.stderr
     assert [paper["id"] for paper in json.loads(listed.stdout)] == [starred]
-    assert _saved_selection(home / "data" / "papers" / "state.db") == selected
+    assert _saved_selection(SEEDS, home / "data" / "papers") == selected
 
 
 # ---- ssh: the reader on the server, the client killed -----------------------------------------------------
@@ -211,4 +175,4 @@ def test_remote_reader_saves_and_exits_when_the_ssh_client_is_killed(
     listed = e2e.server.ssh(alice, ["env", *assignments, e2e.papers, "starred", "--json"])
     assert listed.returncode == 0, listed.stderr
     assert [paper["id"] for paper in json.loads(listed.stdout)] == [starred]
-    assert _saved_selection(data_dir / "state.db") == selected
+    assert _saved_selection(seeds_library.listings, data_dir) == selected

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from rich.text import Text
 from textual.app import App
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from index.library import Library
+from tests.conftest import SEEDS
+from tests.tui.conftest import settle
 from tui.app import PapersApp, make_app
 from tui.screens.browse import BrowseScreen
 
@@ -18,6 +24,24 @@ def reader(library: Library, **options: Any) -> PapersApp:
     options.setdefault("debounce", 0)
     options.setdefault("mark_read_delay", 0)
     return make_app(library, **options)
+
+
+@contextmanager
+def seeds_library(index_dir: Path, data_dir: Path) -> Iterator[Library]:
+    """The seeds opened as the reader opens them, over `data_dir`, and closed afterwards: one run of the
+    reader, for tests that quit and start again over the same data to see what it remembered."""
+    opened = Library.open([SEEDS], index_dir=index_dir, data_dir=data_dir)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+async def search_for(pilot: Pilot[None], query: str) -> None:
+    """Type `query` into the search bar as a user does ("/", the query, Enter back to the list) and let its
+    answer reach the screen."""
+    await pilot.press("slash", *query, "enter")
+    await settle(pilot)
 
 
 def browse(app: App[None]) -> BrowseScreen:

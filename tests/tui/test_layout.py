@@ -14,9 +14,8 @@ from textual.widgets._toast import Toast
 
 from index.library import Library
 from index.search.query import QUERY_HELP
-from tests.conftest import SEEDS
 from tests.tui.conftest import settle
-from tests.tui.helpers import browse, list_rows, reader
+from tests.tui.helpers import browse, list_rows, reader, seeds_library
 from tui.screens.help import HelpScreen
 from tui.screens.help_layout import Styles, key_sheet, query_syntax
 from tui.widgets import panes
@@ -65,8 +64,7 @@ async def test_grow_and_shrink_keys_resize_the_list_and_are_remembered(
     seed_index: Path, tmp_path: Path
 ) -> None:
     data_dir = tmp_path / "data"
-    first = Library.open([SEEDS], index_dir=seed_index, data_dir=data_dir)
-    try:
+    with seeds_library(seed_index, data_dir) as first:
         app = reader(first)
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
@@ -89,10 +87,7 @@ async def test_grow_and_shrink_keys_resize_the_list_and_are_remembered(
             shorter = browse(app).paper_list.outer_size.height
             assert shorter == rows - panes.HEIGHT_STEP
             await pilot.press("q")
-    finally:
-        first.close()
-    second = Library.open([SEEDS], index_dir=seed_index, data_dir=data_dir)
-    try:
+    with seeds_library(seed_index, data_dir) as second:
         app = reader(second)
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
@@ -108,8 +103,6 @@ async def test_grow_and_shrink_keys_resize_the_list_and_are_remembered(
             await pilot.resize_terminal(80, 24)
             await settle(pilot)
             assert browse(app).paper_list.outer_size.height == shorter
-    finally:
-        second.close()
 
 
 async def test_stacked_at_80x24_the_list_shows_twelve_rows_and_the_abstract_scrolls(library: Library) -> None:

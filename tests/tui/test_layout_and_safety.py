@@ -7,9 +7,8 @@ from pathlib import Path
 from textual.widgets import Input
 
 from index.library import Library
-from tests.conftest import SEEDS
 from tests.tui.conftest import settle
-from tests.tui.helpers import browse, detail_text, list_rows, reader
+from tests.tui.helpers import browse, detail_text, list_rows, reader, search_for, seeds_library
 from tui.widgets.paper_detail import PaperDetail
 
 
@@ -57,21 +56,16 @@ async def test_markup_and_escape_sequences_are_shown_literally(hostile_library: 
 
 async def test_query_filter_selection_and_marks_survive_a_restart(seed_index: Path, tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
-    first = Library.open([SEEDS], index_dir=seed_index, data_dir=data_dir)
-    try:
+    with seeds_library(seed_index, data_dir) as first:
         app = reader(first)
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
-            await pilot.press("slash", *"learning", "enter")
-            await settle(pilot)
+            await search_for(pilot, "learning")
             await pilot.press("j", "s", "2")
             await settle(pilot)
             selected = browse(app).paper_list.selected_id
             await pilot.press("q")
-    finally:
-        first.close()
-    second = Library.open([SEEDS], index_dir=seed_index, data_dir=data_dir)
-    try:
+    with seeds_library(seed_index, data_dir) as second:
         assert second.is_starred(selected)
         app = reader(second)
         async with app.run_test(size=(120, 40)) as pilot:
@@ -81,8 +75,6 @@ async def test_query_filter_selection_and_marks_survive_a_restart(seed_index: Pa
             assert screen.filter == "unread"
             assert screen.paper_list.selected_id == selected
             assert isinstance(screen.search_bar.query_one(Input), Input)
-    finally:
-        second.close()
 
 
 async def test_dwelling_on_a_paper_marks_it_read_but_scrolling_past_does_not(library: Library) -> None:

@@ -10,9 +10,8 @@ from textual import events
 from textual.widgets import Input
 
 from index.library import Library
-from tests.conftest import SEEDS
 from tests.tui.conftest import settle
-from tests.tui.helpers import browse, detail_text, list_rows, reader, status_text
+from tests.tui.helpers import browse, detail_text, list_rows, reader, search_for, seeds_library, status_text
 from tui.screens.similar_view import REFERENCE_PREFIX
 from tui.widgets.paper_detail import PaperDetail
 from tui.widgets.paper_list import PaperList
@@ -85,8 +84,7 @@ async def test_more_like_this_pins_the_reference_counts_its_hits_and_says_why(li
     app = reader(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", *"learning", "enter")
-        await settle(pilot)
+        await search_for(pilot, "learning")
         screen = browse(app)
         paper_list = screen.paper_list
         # The paper with the longest headline, so the label has to be cut to fit.
@@ -154,8 +152,7 @@ async def test_escape_in_the_list_clears_an_active_query_and_keeps_the_paper(lib
     app = reader(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", *"graph", "enter")
-        await settle(pilot)
+        await search_for(pilot, "graph")
         screen = browse(app)
         assert len(screen.paper_list.ids) < len(library.papers)
         await pilot.press("j")
@@ -176,32 +173,23 @@ async def test_a_query_restored_from_the_last_session_says_so_until_it_changes(
     seed_index: Path, tmp_path: Path
 ) -> None:
     data_dir = tmp_path / "data"
-    first = Library.open([SEEDS], index_dir=seed_index, data_dir=data_dir)
-    try:
+    with seeds_library(seed_index, data_dir) as first:
         app = reader(first)
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
-            await pilot.press("slash", *"diffusion", "enter")
-            await settle(pilot)
+            await search_for(pilot, "diffusion")
             assert "restored" not in status_text(app), "a query typed now is not a restored one"
             await pilot.press("q")
-    finally:
-        first.close()
-    second = Library.open([SEEDS], index_dir=seed_index, data_dir=data_dir)
-    try:
+    with seeds_library(seed_index, data_dir) as second:
         app = reader(second)
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
             count = len(second.search("diffusion").ids)
             assert f'restored: "diffusion" → {count}' in status_text(app)
-            await pilot.press("slash", *"graph", "enter")  # "/" selects the kept query: typing replaces it
-            await settle(pilot)
+            await search_for(pilot, "graph")  # "/" selects the kept query: typing replaces it
             assert '"graph"' in status_text(app)
             assert "restored" not in status_text(app)
-    finally:
-        second.close()
-    third = Library.open([SEEDS], index_dir=seed_index, data_dir=data_dir)
-    try:
+    with seeds_library(seed_index, data_dir) as third:
         app = reader(third)
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
@@ -210,8 +198,6 @@ async def test_a_query_restored_from_the_last_session_says_so_until_it_changes(
             await settle(pilot)
             assert "restored" not in status_text(app) and "graph" not in status_text(app)
             assert len(browse(app).paper_list.ids) == len(third.papers)
-    finally:
-        third.close()
 
 
 async def test_keys_typed_right_after_escape_act_on_the_cleared_list(library: Library) -> None:
@@ -219,8 +205,7 @@ async def test_keys_typed_right_after_escape_act_on_the_cleared_list(library: Li
     app = reader(library, debounce=0.1)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", *"graph", "enter")
-        await settle(pilot)
+        await search_for(pilot, "graph")
         screen = browse(app)
         reading = screen.paper_list.selected_id
         assert reading is not None

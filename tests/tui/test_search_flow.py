@@ -9,7 +9,7 @@ from textual.widgets import Input
 from index.library import Library
 from tests.conftest import SEEDS
 from tests.tui.conftest import settle
-from tests.tui.helpers import browse, detail_text, list_rows, note_text, reader, status_text
+from tests.tui.helpers import browse, detail_text, list_rows, note_text, reader, search_for, status_text
 from tui.widgets.paper_list import PaperList
 
 
@@ -34,8 +34,7 @@ async def test_matches_are_highlighted_in_the_detail(library: Library) -> None:
     app = reader(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", *"diffusion", "enter")
-        await settle(pilot)
+        await search_for(pilot, "diffusion")
         paper_id = browse(app).paper_list.selected_id
         assert paper_id is not None
         matches = library.matches(paper_id, "diffusion")
@@ -71,8 +70,7 @@ async def test_state_filters_in_the_query_language(library: Library) -> None:
     app = reader(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", *"is:starred", "enter")
-        await settle(pilot)
+        await search_for(pilot, "is:starred")
         assert list(browse(app).paper_list.ids) == [starred]
 
 
@@ -80,8 +78,7 @@ async def test_zero_results_say_what_was_searched_and_how_to_widen(library: Libr
     app = reader(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", *"zqxjkwv", "enter")
-        await settle(pilot)
+        await search_for(pilot, "zqxjkwv")
         assert list(browse(app).paper_list.ids) == []
         assert '"zqxjkwv"' in list_rows(app)[0]
         assert "To widen the search" in detail_text(app)

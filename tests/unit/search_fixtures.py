@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import pytest
+
 from index.models import Catalog, Entry, Listing, Paper, Source
+from index.search.index import SearchIndex
+from index.state.store import PaperState, StateStore
+
+Row = tuple[str, str, str, tuple[str, ...], str, int]
+"""One paper of a fixture catalog: (id, headline, abstract, authors, venue, year)."""
 
 
 @dataclass
@@ -22,8 +30,7 @@ class FakeState:
         return set(self.read)
 
 
-# (id, headline, abstract, authors, venue, year)
-PAPERS: list[tuple[str, str, str, tuple[str, ...], str, int]] = [
+PAPERS: list[Row] = [
     (
         "w2s",
         "Validity-adjusted correction for weak-to-strong generalization",
@@ -104,7 +111,7 @@ PAPERS: list[tuple[str, str, str, tuple[str, ...], str, int]] = [
 
 
 def make_catalog(
-    rows: list[tuple[str, str, str, tuple[str, ...], str, int]] | None = None,
+    rows: list[Row] | None = None,
     listing_path: Path | None = None,
     listing_name: str = "Fixture 2026 Papers",
 ) -> Catalog:
@@ -131,6 +138,36 @@ def make_catalog(
         entries.append(Entry(abstract, source, title=headline, authors=authors, venue=venue, year=year))
     listing = Listing(path, listing_name, None, None, "text", tuple(entries))
     return Catalog((listing,), tuple(papers))
+
+
+def listing_order(rows: list[Row]) -> tuple[list[str], dict[str, int]]:
+    """Every id of `rows` in listing order, and each id's place in it: what `views.compute_view` is given."""
+    every = [row[0] for row in rows]
+    return every, {paper_id: number for number, paper_id in enumerate(every)}
+
+
+EVERY, POSITION = listing_order(PAPERS)
+
+
+def built_index(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[Row] | None = None
+) -> Iterator[SearchIndex]:
+    """The body of a module-scoped `index` fixture: an index over `make_catalog(rows)`, closed afterwards.
+
+    Tests only read it, so a module builds it once.
+    """
+    opened = SearchIndex.open(tmp_path_factory.mktemp("ix") / "index")
+    opened.rebuild(make_catalog(rows))
+    yield opened
+    opened.close()
+
+
+def marked_state(data_dir: Path, marks: Iterable[PaperState]) -> Iterator[StateStore]:
+    """The body of a `state` fixture: a fresh store in `data_dir` holding `marks` (merged, so their times are
+    kept as given), closed afterwards."""
+    with StateStore.open(data_dir) as store:
+        store.merge(list(marks))
+        yield store
 
 
 def merge_catalogs(*catalogs: Catalog) -> Catalog:

@@ -12,9 +12,7 @@ from index.search.index import SearchIndex
 from index.search.postings import field_lengths, read_postings
 from index.state.store import PaperState, StateStore
 from index.views import compute_view, for_you
-from tests.unit.search_fixtures import make_catalog
-
-Row = tuple[str, str, str, tuple[str, ...], str, int]
+from tests.unit.search_fixtures import Row, built_index, listing_order, make_catalog, marked_state
 
 
 def _row(paper_id: str, headline: str, abstract: str, venue: str = "NeurIPS", year: int = 2024) -> Row:
@@ -29,30 +27,24 @@ ROWS: list[Row] = [
     *(_row(f"bandit{n}", f"Bandit paper {n}", f"{BANDIT} setting {n} with horizon") for n in range(5)),
     *(_row(f"speech{n}", f"Speech paper {n}", f"{SPEECH} corpus {n}", "ICASSP", 2020) for n in range(5)),
 ]
-EVERY = [row[0] for row in ROWS]
-POSITION = {paper_id: number for number, paper_id in enumerate(EVERY)}
+EVERY, POSITION = listing_order(ROWS)
 
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
-    opened = SearchIndex.open(tmp_path_factory.mktemp("ix") / "index")
-    opened.rebuild(make_catalog(ROWS))
-    yield opened
-    opened.close()
+    yield from built_index(tmp_path_factory, ROWS)
 
 
 @pytest.fixture
 def state(tmp_path: Path) -> Iterator[StateStore]:
-    store = StateStore.open(tmp_path / "data")
-    store.merge(
+    yield from marked_state(
+        tmp_path / "data",
         [
             PaperState("graph0", starred=True, starred_at=1.0),
             PaperState("graph1", starred=True, starred_at=2.0),
             PaperState("graph2", read=True, read_at=3.0),
-        ]
+        ],
     )
-    yield store
-    store.close()
 
 
 def test_papers_like_the_seeds_come_first_with_why_and_nearest(index: SearchIndex) -> None:

@@ -16,7 +16,7 @@ from index.state.store import Change, NoteMark, PaperState, StateStore, TagMark
 from index.state.tags import TAG_MAX, TagNameError, normalize_tag
 from index.state.transfer import Described, to_csv, to_markdown
 from index.views import compute_view
-from tests.unit.search_fixtures import PAPERS, make_catalog
+from tests.unit.search_fixtures import EVERY, POSITION, built_index
 
 A, B, C = "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"
 
@@ -218,16 +218,10 @@ def test_csv_and_markdown_carry_tags_and_notes() -> None:
 
 # -- tag: and note: in queries -----------------------------------------------------------------------------
 
-EVERY = [row[0] for row in PAPERS]
-POSITION = {paper_id: number for number, paper_id in enumerate(EVERY)}
-
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
-    opened = SearchIndex.open(tmp_path_factory.mktemp("ix") / "index")
-    opened.rebuild(make_catalog())
-    yield opened
-    opened.close()
+    yield from built_index(tmp_path_factory)
 
 
 @pytest.fixture

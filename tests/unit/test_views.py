@@ -10,32 +10,24 @@ import pytest
 from index.search.index import SearchIndex
 from index.state.store import PaperState, StateStore
 from index.views import compute_view
-from tests.unit.search_fixtures import PAPERS, make_catalog
-
-EVERY = [row[0] for row in PAPERS]
-POSITION = {paper_id: number for number, paper_id in enumerate(EVERY)}
+from tests.unit.search_fixtures import EVERY, POSITION, built_index, marked_state
 
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
-    opened = SearchIndex.open(tmp_path_factory.mktemp("ix") / "index")
-    opened.rebuild(make_catalog())
-    yield opened
-    opened.close()
+    yield from built_index(tmp_path_factory)
 
 
 @pytest.fixture
 def state(tmp_path: Path) -> Iterator[StateStore]:
-    store = StateStore.open(tmp_path / "data")
-    store.merge(
+    yield from marked_state(
+        tmp_path / "data",
         [
             PaperState("mem", read=True, read_at=100.0),
             PaperState("gnn", starred=True, starred_at=100.0),
             PaperState("rl", starred=True, starred_at=200.0, read=True, read_at=100.0),  # the newest star
-        ]
+        ],
     )
-    yield store
-    store.close()
 
 
 def ids(
