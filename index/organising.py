@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
+from index.state.changes import Change
 from index.state.store import Applied, StateStore
+from index.state.tags import normalize_tags
 from index.views import View
 
 UnreadView = Callable[[str], View]
@@ -50,6 +52,19 @@ class Organiser:
     def untag(self, ids: Iterable[str], names: Iterable[str]) -> Applied:
         """Take the tags off the papers as one undo step (the removal travels in exports)."""
         return self.state.untag(ids, names)
+
+    def retag(self, paper_id: str, add: Iterable[str], remove: Iterable[str]) -> Applied:
+        """Add some tags to a paper and take others off as one undo step (the reader's tag prompt takes
+        `ml -later` as one edit, so one `u` reverts it). A name in both is added.
+
+        Raises:
+            TagNameError: a name no tag can have (checked before anything changes); one line to show.
+        """
+        added = normalize_tags(add)
+        removed = [name for name in normalize_tags(remove) if name not in added]
+        changes = [Change.tag(paper_id, name, True) for name in added]
+        changes += [Change.tag(paper_id, name, False) for name in removed]
+        return self.state.apply(changes, "retag")
 
     def tagged_ids(self, name: str) -> frozenset[str]:
         """Papers tagged `name`, in any case (cached until any process commits)."""

@@ -15,8 +15,8 @@ from index.state.notes import note_matches, pattern_words
 from index.state.store import StateLookup, StateStore
 from index.state.tags import TagNameError
 
-FILTERS = ("all", "unread", "starred")
-"""The reader's filters (keys 1, 2, 3); unread and starred keep what `is:unread` and `is:starred` keep."""
+FILTERS = ("all", "unread", "starred", "foryou")
+"""The reader's filters (keys 1, 2, 3, 4); each keeps what its `is:` word keeps (`is:foryou` for "foryou")."""
 ORDERS = ("listing", "relevance", "starred")
 """The orders the reader cycles through: listing order, relevance, recently starred first."""
 
@@ -40,6 +40,18 @@ class View:
     @property
     def total(self) -> int:
         return len(self.ids)
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """The question `compute_view` was asked, passed whole to the answer it delegates to (`for_you_view`),
+    so those arguments are declared once, in `compute_view`'s signature, rather than repeated."""
+
+    query: str
+    filter: str
+    order: str
+    limit: int | None = None
+    highlight_top: int = 0
 
 
 def compute_view(
@@ -72,10 +84,10 @@ def compute_view(
     """
     if limit is not None and (filter != "all" or order != "relevance"):
         raise ValueError("a limit needs filter 'all' and order 'relevance'")
-    if index is not None and FOR_YOU_RE.search(query):
-        return for_you_view(
-            index, state, position, query, filter, order, limit=limit, highlight_top=highlight_top
-        )
+    if index is None and filter == "foryou":
+        return View(query, filter, tuple(every), waiting=True)  # for you needs the index's term weights
+    if index is not None and (filter == "foryou" or FOR_YOU_RE.search(query)):
+        return for_you_view(index, state, position, Asked(query, filter, order, limit, highlight_top))
     marks = marked(state)
     result: SearchResult | None = None
     if index is None:
@@ -167,17 +179,7 @@ def for_you(
     return index.for_you(chosen, starred | state.read_ids() | chosen, limit)
 
 
-def for_you_view(
-    index: SearchIndex,
-    state: StateStore,
-    position: Mapping[str, int],
-    query: str,
-    filter: str,
-    order: str,
-    *,
-    limit: int | None = None,
-    highlight_top: int = 0,
-) -> View:
+def for_you_view(index: SearchIndex, state: StateStore, position: Mapping[str, int], asked: Asked) -> View:
     """`compute_view` for a query with `is:foryou`: its matches among the `FOR_YOU_SIZE` papers `for_you`
     ranks, in that ranking's order for the relevance order (there is no other relevance to it)."""
     ranking = {hit.id: number for number, hit in enumerate(for_you(index, state, limit=FOR_YOU_SIZE))}
@@ -188,16 +190,19 @@ def for_you_view(
         return [ok and paper_id in ranking for ok, paper_id in zip(kept, ids, strict=True)]
 
     # Every match, unscored (at most FOR_YOU_SIZE pass); the hits of a limited view are picked afterwards.
-    result = index.search(query, None, FOR_YOU_SIZE if limit else highlight_top, ranked=False, marks=marks)
-    ids = only(result.ids, filter, marks)
-    if order == "starred":
+    highlight = FOR_YOU_SIZE if asked.limit else asked.highlight_top
+    result = index.search(asked.query, None, highlight, ranked=False, marks=marks)
+    ids = only(result.ids, asked.filter, marks)
+    if asked.order == "starred":
         ids = newest_starred_first(ids, state)
     else:
-        ids = in_listing_order(ids, position if order == "listing" else ranking)
-    ids = ids if limit is None else ids[:limit]
+        ids = in_listing_order(ids, position if asked.order == "listing" else ranking)
+    ids = ids if asked.limit is None else ids[: asked.limit]
     hits = {hit.id: hit for hit in result.hits}
     notice = result.notice
     if not ranking:
-        why = "is:foryou finds papers like your starred ones: star a few first"
+        lists = "is:foryou finds" if FOR_YOU_RE.search(asked.query) else "for you lists"
+        why = f"{lists} papers like your starred ones: star a few first"
         notice = f"{notice}; {why}" if notice else why
-    return View(query, filter, ids, notice, result.suggestion, hits=tuple(hits[i] for i in ids if i in hits))
+    shown = tuple(hits[i] for i in ids if i in hits)
+    return View(asked.query, asked.filter, ids, notice, result.suggestion, hits=shown)

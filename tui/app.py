@@ -16,6 +16,9 @@ from tui import watchers
 from tui.screens.browse import BrowseScreen
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
+from tui.screens.note_editor import NoteEditor
+from tui.screens.prompt import Prompt
+from tui.screens.saved_searches import SavedSearches
 from tui.session import SessionDriver, driver_class
 from tui.typeahead import TypeAheadApp
 from tui.widgets.panes import Panes
@@ -110,7 +113,8 @@ class PapersApp(TypeAheadApp):
 
 def binding_ids() -> set[str]:
     """Every binding id a user may remap in the config's `[keymap]` table."""
-    owners = (PapersApp, BrowseScreen, PaperList, PaperDetail, Panes, SearchBar, HelpScreen, ConfirmScreen)
+    screens = (BrowseScreen, HelpScreen, ConfirmScreen, Prompt, NoteEditor, SavedSearches)
+    owners = (PapersApp, *screens, PaperList, PaperDetail, Panes, SearchBar)
     return {
         binding.id
         for owner in owners

@@ -20,8 +20,8 @@ SHEET: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "browse.search", "list.open", "browse.star", "browse.read", "browse.next_unread",
             "browse.previous_unread", "browse.filter_all", "browse.filter_unread", "browse.filter_starred",
-            "browse.similar", "browse.leave_similar", "browse.sort", "browse.undo", "browse.mark_all",
-            "browse.copy",
+            "browse.filter_foryou", "browse.similar", "browse.leave_similar", "browse.sort", "browse.undo",
+            "browse.mark_all", "browse.copy",
         ),
     ),
     (
@@ -32,8 +32,19 @@ SHEET: tuple[tuple[str, tuple[str, ...]], ...] = (
             "browse.switch", "detail.back", "detail.page", "panes.grow", "panes.shrink",
         ),
     ),
+    (
+        "Organise",
+        (
+            "browse.tag", "browse.note", "browse.saved", "browse.save_search", "browse.facets",
+            "browse.triage",
+        ),
+    ),
     ("Search bar", ("search.enter", "search.clear", "search.leave", "browse.suggestion")),
     ("Everywhere", ("browse.help", "browse.quit", "app.palette", "app.quit")),
+    (
+        "Triage",
+        ("triage.star", "triage.skip", "triage.later", "triage.undo", "triage.leave", "triage.help"),
+    ),
 )  # fmt: skip
 """The help sheet's sections, most used keys first; a binding not named here is added to its owner's."""
 
@@ -43,11 +54,13 @@ OWNER_SECTION = {
     "Panes": "Moving",
     "Search bar": "Search bar",
     "Everywhere": "Most used",
+    "Triage": "Triage",
 }
 """The section for an owner's bindings that SHEET omits (owners titled as `BrowseScreen.binding_owners`)."""
 EXTRA_ROWS = {
     "search.enter": ("⏎ ↓ tab", "Go to the list"),
     "app.palette": ("ctrl+p", "Command palette"),
+    "browse.save_search": ("ctrl+p", "Save search as…"),
     "app.quit": ("ctrl+q", "Quit"),
 }
 """Keys that have no described binding of their own on the owners (Textual's, or plumbing twins)."""

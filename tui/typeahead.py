@@ -10,9 +10,11 @@ finishes asynchronously (the search a submitted query starts), the screen holds 
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 from textual import events
 from textual.app import App
+from textual.screen import Screen
 from textual.timer import Timer
 
 HOLD_LIMIT = 3.0
@@ -53,3 +55,9 @@ class TypeAheadApp(App[None]):
             self._held.append(event)
             return
         await super().on_event(event)
+
+
+def typed_ahead(screen: Screen[Any]) -> None:
+    """A dialog has focused its input: let through the keys held since the key that opened it."""
+    if isinstance(screen.app, TypeAheadApp):
+        screen.app.release_keys()

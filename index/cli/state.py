@@ -18,9 +18,11 @@ from index.cli import common as cli_common
 from index.cli.catalog import find_paper
 from index.cli.errors import CommandError
 from index.library import Library
+from index.listings.catalog import no_headline
 from index.models import Paper
 from index.render.abstract import to_plain
 from index.render.sanitize import sanitize
+from index.state.bibtex import cite_keys, to_bibtex
 from index.state.store import Applied, StateError
 from index.state.tags import TagNameError, normalize_tag
 from index.state.transfer import (
@@ -124,6 +126,8 @@ def _export(args: argparse.Namespace) -> int:
         tag = None if args.tag is None else normalize_tag(args.tag)
     except TagNameError as error:
         raise CommandError(str(error)) from None
+    if args.format == "bibtex":
+        return _export_bibtex(args, which, tag)
     with cli_common.open_library(args) as library:
         open_state(library, writing=False)
         records = select(library.records(), which, tag)
@@ -138,6 +142,28 @@ def _export(args: argparse.Namespace) -> int:
         sys.stdout.write(to_csv(records, described))
     else:
         sys.stdout.write(to_markdown(records, described, which, now, tag))
+    return 0
+
+
+def _export_bibtex(args: argparse.Namespace, which: Which, tag: str | None) -> int:
+    """Every listed paper by default, or the ones starred, read or tagged now, in listing order.
+
+    Keys are made over all the listings' papers, so a paper's key is the same whatever is selected.
+    """
+    with cli_common.open_library(args) as library:
+        open_state(library, writing=False)
+        papers = library.read_listings(no_headline).papers
+        if which != "all" or tag is not None:
+            wanted = {record.id for record in select(library.records(), which, tag)}
+            chosen = [paper for paper in papers if paper.id in wanted]
+        else:
+            chosen = list(papers)
+    bibliography = to_bibtex(chosen, cite_keys(papers))
+    sys.stdout.write(bibliography.text)
+    if bibliography.skipped:
+        count = bibliography.skipped
+        papers_word = "paper" if count == 1 else "papers"
+        cli_common.warn([f"skipped {count} {papers_word} without a title or authors (BibTeX needs both)"])
     return 0
 
 
@@ -192,9 +218,10 @@ def _export_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--format",
-        choices=("json", "markdown", "csv"),
+        choices=("json", "markdown", "csv", "bibtex"),
         default="json",
-        help="json (for `papers import`, the default), markdown (notes) or csv; all carry tags and notes",
+        help="json (for `papers import`, the default), markdown (notes) or csv, all with tags and notes; or "
+        "bibtex: papers with a title and authors (every listed paper unless a selection is given)",
     )
     parser.set_defaults(which="all")
 

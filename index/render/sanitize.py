@@ -97,3 +97,31 @@ def sanitize(text: str) -> str:
     Rich markup such as ``[bold]`` stays literal: the UI never interprets markup in data, so it is harmless.
     """
     return " ".join(strip_controls(text).split())
+
+
+URL_MAX = 2048
+"""Longer than any real paper link; a longer one is shown as text, not handed to the terminal as a link."""
+_URL_FORBIDDEN = re.compile(r"""[\x00-\x20\x7f-\x9f"'<>\\`]""")
+"""Control bytes, spaces and quotes: any of them could end the OSC 8 sequence or the link early, or make
+the visible text differ from where the link goes."""
+
+
+def safe_url(url: str) -> str | None:
+    """The URL if a terminal may be given it as a hyperlink target (OSC 8), else None.
+
+    Only `http`/`https` links with a host, and nothing in them that could break out of the escape sequence
+    that carries them: no control bytes (C0, C1, DEL), no whitespace, no quotes or angle brackets, no
+    invisible format characters. Surrounding whitespace is forgiven; anything else is not repaired, since a
+    repaired link would point somewhere the listing did not say. The caller shows a refused URL as plain
+    text.
+    """
+    candidate = url.strip()
+    if not candidate or len(candidate) > URL_MAX or _URL_FORBIDDEN.search(candidate):
+        return None
+    if not candidate.isprintable():  # format characters (bidi, zero-width) and non-ASCII spaces
+        return None
+    scheme, separator, rest = candidate.partition("://")
+    if not separator or scheme.lower() not in ("http", "https"):
+        return None
+    host = rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+    return candidate if host.rsplit("@", 1)[-1] else None

@@ -14,12 +14,15 @@ from textual.worker import get_current_worker
 
 from tui import keys
 from tui.screens import results
+from tui.screens.discover import Discovering
 from tui.screens.help import HelpScreen
 from tui.screens.index_build import IndexBuilder
 from tui.screens.marking import Marking
+from tui.screens.organise import Organising
 from tui.screens.similar_view import SimilarView
 from tui.text import one_line, venue_year
 from tui.typeahead import TypeAheadApp
+from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.panes import Panes
 from tui.widgets.paper_detail import PaperDetail
@@ -34,8 +37,9 @@ if TYPE_CHECKING:
 class BrowseScreen(Screen[None]):
     """Receives the widgets' messages, asks the library, and pushes the answers down into the widgets.
 
-    Stars and read marks are handled by its `Marking` helper, the background index build by its
-    `IndexBuilder`; the keys stay bound here (users remap them by id) and the actions hand over to them.
+    Helpers it owns do the work: `Marking` stars and read marks, `Organising` tags, notes and saved searches,
+    `Discovering` facets and triage, `IndexBuilder` the background build. The keys stay bound here (users
+    remap them by id) and the actions hand over to them.
     """
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Textual declares it so)
@@ -45,15 +49,22 @@ class BrowseScreen(Screen[None]):
         # routed (see tui/typeahead.py); it skips itself while the search has focus, so "/" can be typed.
         Binding("slash", "focus_search", "Search", priority=True, id="browse.search"),
         Binding("tab", "switch_pane", "Switch pane", show=False, id="browse.switch"),
-        Binding("s", "toggle_star", "Star", id="browse.star"),
-        Binding("r", "toggle_read", "Read", id="browse.read"),
-        Binding("R", "mark_all_read", "Mark shown read", show=False, id="browse.mark_all"),
-        Binding("u", "undo", "Undo", show=False, id="browse.undo"),
-        Binding("n", "next_unread", "Next unread", show=False, id="browse.next_unread"),
-        Binding("N", "previous_unread", "Previous unread", show=False, id="browse.previous_unread"),
+        Binding("s", "mark('toggle_star')", "Star", id="browse.star"),
+        Binding("r", "mark('toggle_read')", "Read", id="browse.read"),
+        Binding("R", "mark('mark_all_read')", "Mark shown read", show=False, id="browse.mark_all"),
+        Binding("u", "mark('undo')", "Undo", show=False, id="browse.undo"),
+        Binding("n", "step_unread(1)", "Next unread", show=False, id="browse.next_unread"),
+        Binding("N", "step_unread(-1)", "Previous unread", show=False, id="browse.previous_unread"),
         Binding("1", "filter('all')", "All papers", show=False, id="browse.filter_all"),
         Binding("2", "filter('unread')", "Unread only", show=False, id="browse.filter_unread"),
         Binding("3", "filter('starred')", "Starred only", show=False, id="browse.filter_starred"),
+        Binding("4", "filter('foryou')", "For you", show=False, id="browse.filter_foryou"),
+        # Priority like "/": they open a dialog that the keys typed after them must reach (tui/typeahead.py).
+        Binding("t", "organise('tags')", "Tag", show=False, priority=True, id="browse.tag"),
+        Binding("e", "organise('note')", "Note", show=False, priority=True, id="browse.note"),
+        Binding("S", "organise('saved')", "Saved searches", show=False, priority=True, id="browse.saved"),
+        Binding("f", "discover('facets')", "Facets", show=False, priority=True, id="browse.facets"),
+        Binding("T", "discover('triage')", "Triage", show=False, priority=True, id="browse.triage"),
         Binding("o", "cycle_order", "Sort", show=False, id="browse.sort"),
         Binding("m", "more_like_this", "More like this", show=False, id="browse.similar"),
         # Priority too, so keys typed after it act on the list it leaves behind; it skips itself when it has
@@ -74,6 +85,8 @@ class BrowseScreen(Screen[None]):
         self.marking = Marking(
             self, library, lambda: self.paper_list, self._marks_changed, mark_read_delay=mark_read_delay
         )
+        self.organising = Organising(self, library, lambda: self.paper_list, self._marks_changed)
+        self.discovering = Discovering(self)
         self.indexing = IndexBuilder(self, library, on_progress=self._on_progress, on_ready=self.run_search)
         self.query_text = ""
         self.filter = "all"
@@ -111,6 +124,7 @@ class BrowseScreen(Screen[None]):
     def on_mount(self) -> None:
         library = self.library
         self.marking.reload()
+        self.organising.start()
         self.paper_list.show_where = library.spans_several_listings
         self.query_text, self.filter, self.order, self._restore_id = results.restore_view(library)
         self.search_bar.set_value(self.query_text)
@@ -144,6 +158,7 @@ class BrowseScreen(Screen[None]):
 
     def run_search(self) -> None:
         """Search for the current query, filter and order in a thread; only the newest answer is shown."""
+        self.organising.warm()
         self._serial += 1
         self._search(self._serial, self.query_text, self.filter, self.order)
 
@@ -176,6 +191,7 @@ class BrowseScreen(Screen[None]):
             select = outcome.ids[0]  # a new query shows its best hit; a filter or sort keeps the paper
         self.paper_list.empty_message = results.empty_message(outcome)
         self.paper_list.set_ids(outcome.ids, select=select)
+        self.discovering.view_changed(outcome)
         self.search_bar.set_note(results.note(outcome, self.indexing.progress))
         self._refresh_status()
 
@@ -229,10 +245,11 @@ class BrowseScreen(Screen[None]):
         view = results.paper_view(
             self.library, paper_id, self.outcome.query, self.similar, marks.starred, marks.read
         )
-        self.detail.show(view, keep_scroll=keep_scroll)
+        self.detail.show(self.organising.decorate(view, self.outcome), keep_scroll=keep_scroll)
 
     def _marks_changed(self) -> None:
-        """Stars or read marks changed: redraw rows, the open paper and the counts; the list is not re-run."""
+        """Marks, tags or notes changed: redraw rows, the open paper and counts; the list is not re-run."""
+        self.organising.reload()
         self.paper_list.refresh()
         self._show_detail(self.paper_list.selected_id, keep_scroll=True)
         self._refresh_status()
@@ -255,7 +272,8 @@ class BrowseScreen(Screen[None]):
         where = venue_year(paper.venue, paper.year)
         marks = self.marking
         headline = self.similar.row_headline(paper_id, paper.headline) if self.similar else paper.headline
-        return Row(paper_id in marks.starred, paper_id not in marks.read, headline, where)
+        tags, noted = self.organising.row_marks(paper_id)
+        return Row(paper_id in marks.starred, paper_id not in marks.read, headline, where, tags, noted)
 
     # ---- actions -------------------------------------------------------------------------------------------
 
@@ -275,28 +293,28 @@ class BrowseScreen(Screen[None]):
             self.app.release_keys()
 
     def action_switch_pane(self) -> None:
-        if self.paper_list.has_focus:
-            self.set_focus(self.detail)
-        else:
-            self.set_focus(self.paper_list)
+        self.set_focus(self.detail if self.paper_list.has_focus else self.paper_list)
 
-    def action_toggle_star(self) -> None:
-        self.marking.toggle_star()
+    def action_mark(self, what: str) -> None:
+        getattr(self.marking, what)()  # s, r, R and u: the binding names one of Marking's changes
 
-    def action_toggle_read(self) -> None:
-        self.marking.toggle_read()
+    def action_organise(self, what: str) -> None:
+        if self.focused is self.search_bar.input:
+            raise SkipAction  # a letter typed into the query
+        self.organising.act(what)  # tags, note or saved (searches): see Organising.act
 
-    def action_mark_all_read(self) -> None:
-        self.marking.mark_all_read()
+    def action_step_unread(self, step: int) -> None:
+        self.marking.step_unread(step)
 
-    def action_undo(self) -> None:
-        self.marking.undo()
+    def action_discover(self, what: str) -> None:
+        if self.focused is self.search_bar.input:
+            raise SkipAction  # an "f" or "T" typed into the query
+        self.discovering.act(what)  # the facet panel or triage: see Discovering.act
 
-    def action_next_unread(self) -> None:
-        self.marking.step_unread(1)
-
-    def action_previous_unread(self) -> None:
-        self.marking.step_unread(-1)
+    @on(FacetPanel.Request)
+    def _facet_request(self, request: FacetPanel.Request) -> None:
+        request.stop()
+        self.discovering.request(request)
 
     def action_filter(self, name: str) -> None:
         self.filter = name
@@ -377,4 +395,5 @@ class BrowseScreen(Screen[None]):
         ]
 
     def commands(self) -> Iterable[SystemCommand]:
-        return keys.commands(self.binding_owners())
+        yield from keys.commands(self.binding_owners())
+        yield from self.organising.commands(lambda: (self.query_text, self.filter))

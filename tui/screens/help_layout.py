@@ -101,14 +101,23 @@ def column_width(column: Sequence[Line], gap: int) -> tuple[int, int]:
 
 
 def sheet_layout(sections: Sequence[Section], width: int) -> tuple[list[Column], int, int]:
-    """The columns, key gap and gutter of the layout with the most columns (up to MAX_COLUMNS) that fits."""
+    """The columns, key gap and gutter of the layout with the most columns (up to MAX_COLUMNS) that fits.
+
+    Of the layouts with that many columns, the shortest wins and roomy spacing only breaks a tie: a sheet a
+    few lines shorter is what keeps it (and the query syntax after it) on one 80x24 screen.
+    """
     blocks = [section_lines(section) for section in sections]
     for count in range(MAX_COLUMNS, 1, -1):
-        for gap, gutter in SPACINGS:
+        fitting: list[tuple[int, int, list[Column]]] = []
+        for rank, (gap, gutter) in enumerate(SPACINGS):
             for columns in candidates(blocks, count):
                 widths = [column_width(column, gap)[1] for column in columns]
                 if sum(widths) + gutter * (len(columns) - 1) <= width:
-                    return columns, gap, gutter
+                    fitting.append((max(map(len, columns)), rank, columns))
+                    break  # candidates come best first: the first that fits is this spacing's best
+        if fitting:
+            _height, rank, columns = min(fitting, key=lambda fit: fit[:2])
+            return columns, *SPACINGS[rank]
     gap, gutter = SPACINGS[0]
     return [joined(blocks)], gap, gutter
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FILTERS",
+    "FILTER_NAMES",
     "ORDERS",
     "ORDER_NAMES",
     "Shown",
@@ -35,6 +36,10 @@ __all__ = [
 ]
 
 ORDER_NAMES = {"listing": "listing order", "relevance": "relevance", "starred": "recently starred"}
+FILTER_NAMES = {"all": "all", "unread": "unread only", "starred": "starred only", "foryou": "for you"}
+"""How the status line names the 1/2/3/4 filter."""
+FILTER_ONES = {"unread": "unread", "starred": "starred", "foryou": "for-you"}
+"""The filter as an adjective: "the starred ones", "the for-you list"."""
 
 
 def note(outcome: View, progress: str) -> Text | None:
@@ -59,7 +64,8 @@ def empty_message(outcome: View) -> Text:
     if outcome.query:
         parts.append(f'"{one_line(outcome.query)}"')
     if outcome.filter != "all":
-        parts.append(f"{outcome.filter} only")
+        ones = FILTER_ONES.get(outcome.filter, outcome.filter)
+        parts.append("the for-you list" if outcome.filter == "foryou" else f"{ones} only")
     return Text(f"No papers for {' · '.join(parts) or 'this library'}.", end="")
 
 
@@ -69,7 +75,8 @@ def widen_hint(outcome: View) -> Text:
     text.append(empty_message(outcome).plain + "\n\n", "bold")
     text.append("To widen the search:\n")
     if outcome.filter != "all":
-        text.append(f"  press 1 to show all papers, not only the {outcome.filter} ones\n")
+        ones = FILTER_ONES.get(outcome.filter, outcome.filter)
+        text.append(f"  press 1 to show all papers, not only the {ones} ones\n")
     if outcome.query:
         text.append("  use fewer words, or OR between them (a OR b)\n")
         text.append("  end a word with * to match its prefix (diffu*), or ~ for spelling slips (difusion~)\n")
@@ -164,7 +171,7 @@ def describe_view(filter: str, order: str, read_only: bool) -> str:
     the more-like-this view)."""
     mode = []
     if filter != "all":
-        mode.append(f"{filter} only")
+        mode.append(FILTER_NAMES.get(filter, filter))
     if order != "relevance":
         mode.append(f"sorted by {ORDER_NAMES[order]}")
     if read_only:

@@ -110,7 +110,25 @@ class Panes(Container):
 
     def current_fit(self) -> Fit:
         stacked = self.screen.has_class(STACKED_CLASS)
-        return fit(self.size.width, self.size.height, 0 if stacked else self.preferred, stacked=stacked)
+        whole = fit(self.size.width, self.size.height, 0 if stacked else self.preferred, stacked=stacked)
+        docked = self._docked_width()
+        if stacked or not docked:
+            return whole
+        # A panel docked beside the list (the facets) takes its columns from the detail first: the list keeps
+        # its width as long as the detail keeps DETAIL_MIN.
+        high = max(LIST_MIN, self.size.width - docked - DETAIL_MIN)
+        return Fit(False, min(whole.auto, high), LIST_MIN, high)
+
+    def _docked_width(self) -> int:
+        """Columns of the panels docked beside the list; from the style when the panel has not been laid out
+        yet (it was just shown), so that one `apply` suffices."""
+        total = 0
+        for child in self.children:
+            if child.styles.is_docked and child.display:
+                width = child.styles.width
+                styled = 0 if width is None or width.is_auto else int(width.resolve(self.size, self.app.size))
+                total += child.outer_size.width or styled
+        return total
 
     def on_resize(self, event: events.Resize) -> None:
         self.apply()

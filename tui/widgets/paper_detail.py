@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,6 +16,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from index.models import Paper, Rendered
+from index.render.sanitize import safe_url
 from tui.scrolling import scroll_at_once
 from tui.text import literal, one_line, venue_year
 
@@ -29,6 +31,7 @@ SPAN_STYLES = {
     "link": "underline blue",
 }
 MATCH_STYLE = "bold reverse"
+TAG_STYLE = "bold magenta"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,10 +45,17 @@ class PaperView:
     read: bool
     why: Text | None = None
     """Why the paper is listed, shown above it (in more like this: the reference, or the shared terms)."""
+    tags: tuple[str, ...] = ()
+    note: str = ""
+    """The user's note on the paper ("" for none)."""
 
 
 def paper_text(view: PaperView) -> Text:
-    """The whole pane as one `Text`, built from parts so listing text is never parsed as markup."""
+    """The whole pane as one `Text`, built from parts so listing text is never parsed as markup.
+
+    The header is the title (and authors) and one dim line of facts, so that stacked at 80x24 the abstract
+    still gets most of the pane; the link and the note follow, and where the paper was listed comes last.
+    """
     paper = view.paper
     out = Text(end="")
     if view.why is not None and view.why.plain:
@@ -56,25 +66,52 @@ def paper_text(view: PaperView) -> Text:
     if paper.authors:
         out.append_text(literal(one_line(", ".join(paper.authors)), "italic"))
         out.append("\n")
+    out.append_text(facts_line(view))
+    out.append("\n")
+    if paper.url:
+        out.append_text(url_text(paper.url))
+        out.append("\n")
+    if view.note:
+        out.append_text(literal("✎ " + view.note.strip(), "italic"))
+        out.append("\n")
+    # No blank line before the abstract: the dim facts line already ends the header, and stacked at 80x24
+    # every row of the pane's eight counts.
+    out.append_text(abstract_text(view.rendered, view.matches))
+    if paper.sources:
+        out.append("\n")
+    for source in paper.sources:
+        out.append("\nin ", "dim")
+        out.append_text(literal(one_line(PurePath(source.path).name)))
+        out.append(f" ¶{source.paragraph} (line {source.line})", "dim")
+    return out
+
+
+def facts_line(view: PaperView) -> Text:
+    """Venue, star, read mark, tags and id on one line (it wraps only on a narrow pane)."""
+    paper = view.paper
+    line = Text(end="")
     venue = venue_year(paper.venue, paper.year)
     if venue:
-        out.append_text(literal(one_line(venue)))
-        out.append("\n")
-    marks = ("★ starred" if view.starred else "☆ not starred") + " · " + ("read" if view.read else "● unread")
-    out.append(marks + "\n", "dim")
-    out.append("id ", "dim")
-    out.append_text(literal(paper.id))
-    out.append("\n")
-    for source in paper.sources:
-        out.append("in ", "dim")
-        out.append_text(literal(one_line(PurePath(source.path).name)))
-        out.append(f" ¶{source.paragraph} (line {source.line})\n", "dim")
-    if paper.url:
-        out.append_text(literal(one_line(paper.url), "underline"))
-        out.append("\n")
-    out.append("\n")
-    out.append_text(abstract_text(view.rendered, view.matches))
-    return out
+        line.append_text(literal(one_line(venue)))
+        line.append(" · ", "dim")
+    line.append("★ starred" if view.starred else "☆ not starred", "dim")
+    line.append(" · ", "dim")
+    line.append("read" if view.read else "● unread", "dim")
+    if view.tags:
+        line.append(" · ", "dim")
+        line.append_text(literal(one_line(" ".join(f"#{name}" for name in view.tags)), TAG_STYLE))
+    line.append(" · id ", "dim")
+    line.append_text(literal(paper.id, "dim"))
+    return line
+
+
+def url_text(url: str) -> Text:
+    """The paper's link: a terminal hyperlink (OSC 8, through the link style) when `safe_url` accepts it,
+    otherwise the same text with no link, so a hostile URL can neither run nor hide where it goes."""
+    target = safe_url(url)
+    if target is None:
+        return literal(one_line(url), "dim")
+    return Text(target, style=Style(underline=True, link=target), end="")
 
 
 def abstract_text(rendered: Rendered, matches: Sequence[tuple[int, int]]) -> Text:

@@ -26,11 +26,16 @@ class Row(NamedTuple):
     unread: bool
     headline: str
     where: str
+    tags: tuple[str, ...] = ()
+    noted: bool = False
 
 
 Describe = Callable[[str], Row]
 
 WHERE_WIDTH = 16
+TAGS_WIDTH = 20
+"""At most this many cells of tags (and the note mark) in a row, and never over a third of the headline."""
+TAGS_MIN = 4
 NO_COLOR_CURSOR = Style(reverse=True)
 
 
@@ -52,6 +57,7 @@ class PaperList(ScrollView, can_focus=True):
         "paper-list--star",
         "paper-list--unread",
         "paper-list--where",
+        "paper-list--tags",
         "paper-list--empty",
     }
 
@@ -184,9 +190,16 @@ class PaperList(ScrollView, can_focus=True):
         where = one_line(row.where)[:WHERE_WIDTH] if self.show_where and row.where else ""
         if where:
             headline_width -= WHERE_WIDTH + 1
+        tags = tag_label(row.tags, row.noted, headline_width // 3)
+        if tags.plain:
+            headline_width -= tags.cell_len + 1
         headline = Text(one_line(row.headline), end="", no_wrap=True, overflow="ellipsis")
-        headline.truncate(max(1, headline_width), overflow="ellipsis", pad=bool(where))
+        headline.truncate(max(1, headline_width), overflow="ellipsis", pad=bool(where or tags.plain))
         text.append_text(headline)
+        if tags.plain:
+            text.append(" ")
+            text.append_text(tags.copy())
+            text.stylize(self.get_component_rich_style("paper-list--tags"), len(text) - len(tags))
         if where:
             text.append(" " + where.rjust(WHERE_WIDTH), self.get_component_rich_style("paper-list--where"))
         style = base
@@ -202,3 +215,18 @@ class PaperList(ScrollView, can_focus=True):
             for seg in text.render(self.app.console)
         ]
         return Strip(segments).adjust_cell_length(width, style)
+
+
+def tag_label(tags: tuple[str, ...], noted: bool, room: int) -> Text:
+    """`#tag #tag ✎` cut to fit `room` cells (at most TAGS_WIDTH), or empty when fewer than TAGS_MIN fit:
+    tags take cells from the headline, never from the marks or the venue column."""
+    label = " ".join(f"#{one_line(name)}" for name in tags)
+    if noted:
+        label = f"{label} ✎".lstrip()
+    width = min(room, TAGS_WIDTH)
+    if not label or width < TAGS_MIN:
+        return Text(end="")
+    text = Text(label, end="", no_wrap=True, overflow="ellipsis")
+    if text.cell_len > width:
+        text.truncate(width, overflow="ellipsis")
+    return text

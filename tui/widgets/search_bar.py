@@ -72,6 +72,11 @@ class SearchBar(Vertical):
             self.input.value = query
         self.input.cursor_position = len(query)
 
+    def search_for(self, query: str) -> None:
+        """Show `query` and ask for its results as if it had been typed and left (a saved search chosen)."""
+        self.set_value(query)
+        self.post_message(self.Leave(query))
+
     def set_note(self, note: Text | None) -> None:
         """The one-line note under the query: malformed-query notices, suggestions, indexing progress."""
         widget = self.query_one("#search-note", Static)

@@ -1,0 +1,299 @@
+"""The facet panel (`f`) and triage (`T`), pressed as a user would, over listings from several venues."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.text import Text
+from textual import events
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from index.library import Library
+from tests.conftest import DATA
+from tests.tui.conftest import settle
+from tests.tui.helpers import browse, list_rows, reader
+from tui.screens.help import HelpScreen
+from tui.screens.triage import TriageScreen
+from tui.widgets.facet_panel import FacetPanel
+from tui.widgets.paper_list import PaperList
+
+LISTINGS = DATA / "multivenue"
+
+
+@pytest.fixture(scope="module")
+def multivenue_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    index_dir = tmp_path_factory.mktemp("multivenue-index")
+    built = Library.open([LISTINGS], index_dir=index_dir, data_dir=tmp_path_factory.mktemp("unused-state"))
+    try:
+        built.build_index()
+    finally:
+        built.close()
+    return index_dir
+
+
+@pytest.fixture
+def venues(multivenue_index: Path, tmp_path: Path) -> Iterator[Library]:
+    """14 papers: NeurIPS 5, ICML 4, ICLR 3, AutoML Conf 2; 2022-2025; Oral, Poster, Spotlight, Workshop."""
+    opened = Library.open([LISTINGS], index_dir=multivenue_index, data_dir=tmp_path / "data")
+    assert opened.index_ready, opened.notices
+    yield opened
+    opened.close()
+
+
+def panel_rows(panel: FacetPanel) -> list[str]:
+    rows = []
+    for index in range(panel.option_count):
+        prompt = panel.get_option_at_index(index).prompt
+        rows.append((prompt.plain if isinstance(prompt, Text) else str(prompt)).rstrip())
+    return rows
+
+
+def row(name: str, count: int, *, active: bool = False) -> str:
+    """A row as the panel draws it: the mark, the name, the count at the right (26 cells)."""
+    return ("● " if active else "  ") + name.ljust(18) + f"{count:>6}"
+
+
+async def choose(pilot: Pilot[None], panel: FacetPanel, label: str) -> None:
+    """Move the highlight to the row starting with `label` with the arrow keys, then press Enter."""
+    target = next(i for i, text in enumerate(panel_rows(panel)) if text[2:].startswith(label))
+    for _ in range(panel.option_count):
+        if panel.highlighted == target:
+            break
+        await pilot.press("down" if (panel.highlighted or 0) < target else "up")
+    assert panel.highlighted == target, (label, panel_rows(panel))
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+def titles(app_list: PaperList, library: Library) -> list[str]:
+    return [library.paper(paper_id).title or "" for paper_id in app_list.ids]
+
+
+async def test_f_shows_counts_and_choosing_narrows_the_query(venues: Library) -> None:
+    app = reader(venues)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = browse(app)
+        await pilot.press("f")
+        await settle(pilot)
+        panel = screen.query_one(FacetPanel)
+        assert panel.display and app.focused is panel
+        rows = panel_rows(panel)
+        assert rows[:6] == [
+            "Venue",
+            "● any venue",
+            row("NeurIPS", 5),
+            row("ICML", 4),
+            row("ICLR", 3),
+            row("AutoML Conf", 2),
+        ]
+        assert row("2024", 6) in rows and row("Poster", 8) in rows and "Track" in rows
+        assert panel.border_subtitle == "14 papers"
+
+        await choose(pilot, panel, "ICML")
+        assert screen.search_bar.input.value == "venue:ICML"
+        assert len(screen.paper_list.ids) == 4
+        assert {venues.paper(paper_id).venue for paper_id in screen.paper_list.ids} == {"ICML"}
+        rows = panel_rows(panel)
+        assert row("ICML", 4, active=True) in rows and "  any venue" in rows
+        assert [r for r in rows if r.strip()[:4] in ("2024", "2023")] == [row("2024", 2), row("2023", 2)]
+        assert app.focused is panel  # a year can be chosen next without going back
+
+        await choose(pilot, panel, "2024")
+        assert screen.search_bar.input.value == "venue:ICML year:2024"
+        assert titles(screen.paper_list, venues) == [
+            "Bandits with {BERT} Features",
+            "Regret Bounds via \\emph{Optimism}",
+        ]
+
+        await choose(pilot, panel, "ICML")  # chosen again: the clause goes
+        assert screen.search_bar.input.value == "year:2024"
+        assert len(screen.paper_list.ids) == 6
+        await choose(pilot, panel, "any year")
+        assert screen.search_bar.input.value == ""
+        assert len(screen.paper_list.ids) == 14
+        assert "● any year" in panel_rows(panel)
+
+        await pilot.press("f")
+        assert not panel.display and isinstance(app.focused, PaperList)
+
+
+async def test_counts_follow_a_typed_query_and_esc_closes_the_panel(venues: Library) -> None:
+    app = reader(venues)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = browse(app)
+        await pilot.press("f")
+        await settle(pilot)
+        await pilot.press("slash", *"graph", "enter")
+        await settle(pilot)
+        panel = screen.query_one(FacetPanel)
+        shown = {venues.paper(paper_id).venue for paper_id in screen.paper_list.ids}
+        assert shown and len(screen.paper_list.ids) < 14
+        assert panel.border_subtitle == f"{len(screen.paper_list.ids)} papers"
+        listed_venues = {
+            r[2:].split()[0] for r in panel_rows(panel)[2:] if r.startswith("  ") and r[-1].isdigit()
+        }
+        assert {venue.split()[0] for venue in shown if venue} <= listed_venues
+        screen.set_focus(panel)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not panel.display and isinstance(app.focused, PaperList)
+        assert screen.search_bar.input.value == "graph"  # Esc in the panel closes it, the query stays
+
+
+async def test_clicking_an_entry_narrows_too(venues: Library) -> None:
+    app = reader(venues)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = browse(app)
+        await pilot.press("f")
+        await settle(pilot)
+        panel = screen.query_one(FacetPanel)
+        line = next(i for i, text in enumerate(panel_rows(panel)) if text[2:].startswith("ICLR"))
+        await pilot.click(FacetPanel, offset=(4, line + 1))  # +1: the border above the first row
+        await settle(pilot)
+        assert screen.search_bar.input.value == "venue:ICLR"
+        assert len(screen.paper_list.ids) == 3
+
+
+def triage_text(app: object, part: str) -> str:
+    screen = app.screen  # type: ignore[attr-defined]
+    assert isinstance(screen, TriageScreen), screen
+    content = screen.query_one(f"#triage-{part}", Static).content
+    return content.plain if isinstance(content, Text) else str(content)
+
+
+async def test_triage_walks_the_list_from_the_selected_paper(venues: Library) -> None:
+    app = reader(venues)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = browse(app)
+        ids = list(screen.paper_list.ids)
+        await pilot.press("j", "T")
+        await pilot.pause()
+        assert triage_text(app, "progress").startswith("Triage  2 / 14")
+        assert triage_text(app, "title") == venues.paper(ids[1]).title
+        assert "We study diffusion schedules" in triage_text(app, "abstract")  # the whole abstract
+        assert "Grace Hopper" in triage_text(app, "meta")
+
+        await pilot.press("s")  # star and on to the next
+        assert venues.is_starred(ids[1])
+        assert triage_text(app, "progress").startswith("Triage  3 / 14")
+        assert triage_text(app, "title") == venues.paper(ids[2]).title
+        await pilot.press("x", "l", "space")  # skip, later, skip
+        assert venues.organiser.tags(ids[3]) == ("later",)
+        assert triage_text(app, "progress").startswith("Triage  6 / 14   1 ★ starred · 1 #later · 2 skipped")
+
+        await pilot.press("u")  # the skip: back one, nothing to revert
+        assert triage_text(app, "progress").startswith("Triage  5 / 14")
+        await pilot.press("u")  # the later: back one more, and the tag comes off
+        assert triage_text(app, "progress").startswith("Triage  4 / 14")
+        assert venues.organiser.tags(ids[3]) == ()
+        assert triage_text(app, "title") == venues.paper(ids[3]).title
+        await pilot.press("l", "q")
+        await pilot.pause()
+
+        assert app.screen is screen
+        assert screen.paper_list.selected_id == ids[4]  # where triage stopped
+        assert venues.organiser.tags(ids[3]) == ("later",) and venues.is_starred(ids[1])
+        assert venues.read_ids() == frozenset()  # triage decides; it does not mark papers read
+        assert list_rows(app)[1].lstrip().startswith("★")  # the list shows the new star at once
+
+
+async def test_triage_to_the_end_then_esc_and_undo_at_the_start(venues: Library) -> None:
+    app = reader(venues)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = browse(app)
+        ids = list(screen.paper_list.ids)
+        await pilot.press("G", "T")
+        await pilot.pause()
+        await pilot.press("u")  # nothing decided yet: nothing in the store is undone
+        assert triage_text(app, "progress").startswith("Triage  14 / 14")
+        await pilot.press("s")
+        assert triage_text(app, "title") == "That was the last of the 14 papers."
+        await pilot.press("s")  # nothing left: no change
+        await pilot.press("u")
+        assert not venues.is_starred(ids[-1])
+        await pilot.press("question_mark")  # triage's own keys, as mapped now
+        assert isinstance(app.screen, HelpScreen)
+        assert [title for title, _rows in app.screen.sections] == ["Triage"]
+        assert ("s", "Star") in app.screen.sections[0][1] and ("x space", "Skip") in app.screen.sections[0][1]
+        await pilot.press("escape")
+        assert isinstance(app.screen, TriageScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and screen.paper_list.selected_id == ids[-1]
+
+
+async def test_triage_walks_the_current_view_only(venues: Library) -> None:
+    app = reader(venues)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = browse(app)
+        await pilot.press("slash", *"venue:ICLR", "enter")
+        await settle(pilot)
+        shown = list(screen.paper_list.ids)
+        assert len(shown) == 3
+        await pilot.press("T")
+        await pilot.pause()
+        assert triage_text(app, "progress").startswith("Triage  1 / 3")
+        await pilot.press("x", "x", "l")
+        assert triage_text(app, "progress").startswith("Triage  3 / 3")
+        assert venues.organiser.tags(shown[2]) == ("later",)
+
+
+# ---- snapshots (reviewed as PNGs before acceptance) -------------------------------------------------------
+
+SnapCompare = Callable[..., bool]
+
+
+def test_facet_panel_snapshot(venues: Library, snap_compare: SnapCompare) -> None:
+    """The panel beside the list after choosing ICML: the query in the bar, ICML marked, years recounted."""
+
+    async def narrow(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("f")
+        await settle(pilot)
+        await pilot.press("down", "down", "enter")
+        await settle(pilot)
+
+    assert snap_compare(reader(venues), terminal_size=(120, 40), run_before=narrow)
+
+
+def test_triage_snapshot(venues: Library, snap_compare: SnapCompare) -> None:
+    """Triage after starring the second paper: the third one large, progress and tallies above it."""
+
+    async def triage(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("j", "T", "s")
+        await pilot.pause()
+
+    assert snap_compare(reader(venues), terminal_size=(100, 30), run_before=triage)
+
+
+async def test_keys_typed_ahead_reach_triage_and_the_panel(venues: Library) -> None:
+    """A burst read at once over ssh acts as if typed slowly: "Tsl" stars and tags in triage (the list's own
+    `s` must not toggle a star on the paper shown); "jfT" typed into the query stays text."""
+    app = reader(venues)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = browse(app)
+        ids = list(screen.paper_list.ids)
+        for key in [events.Key(char, char) for char in "Tsl"]:
+            app.post_message(key)
+        await settle(pilot)
+        assert isinstance(app.screen, TriageScreen)
+        assert venues.starred_ids() == {ids[0]} and venues.organiser.tags(ids[1]) == ("later",)
+        await pilot.press("q")
+        await pilot.pause()
+        for key in [events.Key("slash", "/"), *(events.Key(char, char) for char in "fT")]:
+            app.post_message(key)
+        await settle(pilot)
+        assert app.screen is screen and screen.search_bar.input.value == "fT"
+        assert not screen.query(FacetPanel)

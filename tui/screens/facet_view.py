@@ -1,0 +1,97 @@
+"""The facet panel as the browse screen uses it: shown and hidden by `f`, recounted with each view, and a
+chosen entry turned into the query the search bar then shows (`venue:X`, `year:N`, `status:X`).
+
+A helper object the screen owns, like `Marking`: the `f` key stays bound on `BrowseScreen.BINDINGS` (users
+remap it by id) and its action hands over to `toggle`; the panel is mounted the first time it is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from tui.text import one_line
+from tui.widgets.facet_panel import FacetPanel, FacetValue
+from tui.widgets.panes import Panes
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from index.library import Library
+    from index.views import View
+
+PANEL_ID = "facet-panel"
+PANES_ID = "panes"
+"""The container the panel docks into (app.tcss docks it on the left of the list)."""
+
+
+class FacetBrowsing:
+    """Shows facet counts for the host's view and narrows its query by the one chosen.
+
+    Args:
+        host: the browse screen: it holds the panes the panel docks into, and the focus.
+        library: counts and `narrow` come from `library.discovery`.
+        show_query: runs a query and shows it in the search bar, as a typed one would be.
+        give_back_focus: where the focus goes when the panel closes (the paper list).
+    """
+
+    def __init__(
+        self,
+        host: Screen[None],
+        library: Library,
+        show_query: Callable[[str], None],
+        give_back_focus: Callable[[], None],
+    ) -> None:
+        self._host = host
+        self._library = library
+        self._show_query = show_query
+        self._give_back_focus = give_back_focus
+        self._panel: FacetPanel | None = None
+
+    @property
+    def shown(self) -> bool:
+        return self._panel is not None and self._panel.display
+
+    def toggle(self, view: View) -> None:
+        """`f`: show the panel with counts for `view` and focus it, or hide it and give the focus back."""
+        if self.shown:
+            self.close()
+            return
+        panes = self._host.query_one(f"#{PANES_ID}", Panes)
+        if self._panel is None:
+            self._panel = FacetPanel(self._library, id=PANEL_ID)
+            panes.mount(self._panel, before=0)
+        self._panel.display = True
+        self._panel.count(view, view.query)
+        self._host.set_focus(self._panel)
+        panes.apply()  # the list's width, from what the panel leaves
+
+    def close(self) -> None:
+        if self._panel is not None and self._panel.display:
+            self._panel.display = False
+            self._give_back_focus()
+            self._host.query_one(f"#{PANES_ID}", Panes).apply()
+
+    def view_changed(self, view: View) -> None:
+        """A new view is shown: recount, when the panel is open (a hidden panel costs nothing)."""
+        if self._panel is not None and self._panel.display:
+            self._panel.count(view, view.query)
+
+    def request(self, request: FacetPanel.Request, query: str) -> None:
+        """The panel's messages, handed over by the screen: an entry chosen, or Esc in the panel."""
+        if isinstance(request, FacetPanel.Chosen):
+            self.choose(query, request.field, request.value)
+        else:
+            self.close()
+
+    def choose(self, query: str, field: str, value: FacetValue | None) -> None:
+        """Narrow `query` by the entry chosen (None drops the field's clause) and run it; the panel keeps the
+        focus, so a venue and then a year can be chosen in a row."""
+        try:
+            narrowed = self._library.discovery.narrow(query, field, value)
+        except ValueError as error:  # a value with no word to search for
+            self._host.notify(one_line(str(error)), severity="warning", markup=False)
+            return
+        self._show_query(narrowed)
+        if self._panel is not None:
+            self._host.set_focus(self._panel)
