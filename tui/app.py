@@ -45,7 +45,7 @@ class PapersApp(TypeAheadApp):
         self,
         library: Library,
         *,
-        debounce: float = 0.1,
+        debounce: float = 0.03,
         mark_read_delay: float = 2.0,
         theme: str | None = None,
         keymap: Mapping[str, str] | None = None,
@@ -128,7 +128,7 @@ def make_app(library: Library, **options: Any) -> PapersApp:
 
     Args:
         library: the opened facade over listings, index and state.
-        **options: `debounce` (seconds to wait after typing before searching, default 0.1) and
+        **options: `debounce` (seconds to wait after typing before searching, default 0.03) and
             `mark_read_delay` (seconds a paper must stay open to count as read, default 2; 0 disables),
             `theme` (the config's default theme) and `keymap` (binding id -> keys, from the config).
     """

@@ -78,7 +78,7 @@ class BrowseScreen(Screen[None]):
         Binding("q", "app.quit", "Quit", id="browse.quit"),
     ]
 
-    def __init__(self, library: Library, *, debounce: float = 0.1, mark_read_delay: float = 2.0) -> None:
+    def __init__(self, library: Library, *, debounce: float = 0.03, mark_read_delay: float = 2.0) -> None:
         super().__init__()
         self.library = library
         self.debounce = debounce

@@ -45,7 +45,10 @@ class SearchBar(Vertical):
             super().__init__()
             self.query = query
 
-    def __init__(self, *, debounce: float = 0.1, id: str | None = None) -> None:
+    def __init__(self, *, debounce: float = 0.03, id: str | None = None) -> None:
+        """`debounce`: seconds of quiet before a query runs. Short, because a keystroke's search takes a few
+        ms at 56k (index/search/fastrank.py) and every ms here is felt over ssh; not zero, so a burst that
+        arrives at once (a paste, keys queued by a slow link) runs one search, not one per letter."""
         super().__init__(id=id)
         self.debounce = debounce
         self._timer: Timer | None = None
