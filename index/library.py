@@ -21,7 +21,7 @@ from index.listings.catalog import headline_for, headlines_on_demand, load_catal
 from index.listings.reader import expand_paths
 from index.models import Catalog, Entry, Notice, Paper, Rendered
 from index.organising import Organiser
-from index.render.abstract import render
+from index.render.abstract import render, to_plain
 from index.search import store as index_store
 from index.search.index import QUERY_HELP, IndexUnavailable, SearchIndex
 from index.search.models import SimilarHit, UpdateReport
@@ -264,6 +264,11 @@ class Library:
     def paper(self, paper_id: str) -> Paper:
         """The paper with this id; raises KeyError for an id the listings do not have."""
         return self.papers[self._position[paper_id]]
+
+    def title(self, paper_id: str) -> str:
+        """The paper's title as displayed, its LaTeX rendered ("{BERT}" -> "BERT"), else its headline."""
+        paper = self.paper(paper_id)
+        return (to_plain(paper.title) if paper.title else "") or paper.headline
 
     def rendered(self, paper_id: str) -> Rendered:
         """The abstract as display-safe text with style spans (cached: the detail pane asks repeatedly)."""

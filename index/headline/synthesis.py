@@ -19,6 +19,7 @@ from index.headline.quality import (
     normalize,
 )
 from index.headline.topic import about, is_generic, topic
+from index.render.abstract import to_plain
 from index.render.sanitize import sanitize
 
 # Contributions sit in the first few sentences; scanning a bounded prefix keeps a 25 KB abstract (or one
@@ -80,13 +81,13 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
 
     Args:
         plain_abstract: the abstract as `render.to_plain` returns it.
-        title: the paper's real title, if the listing has one; it wins.
+        title: the paper's real title, if the listing has one; it wins, rendered like an abstract.
         max_len: the longest headline returned, in characters.
 
     Returns:
         A non-empty line of at most `max_len` characters, the same for the same input.
     """
-    if title is not None and (clean := sanitize(title)):
+    if title is not None and (clean := to_plain(title)):  # titles carry LaTeX too: "{BERT}", "\emph{..}"
         return fit(clean, max_len, ellipsis=True)
     text = plain_abstract[:_SCAN_MAX]
     if len(text) > _SCAN:  # finish the sentence the scan would cut: it may be the one stating the paper

@@ -353,3 +353,17 @@ if __name__ == "__main__":
     if CORPUS.is_dir():
         CORPUS_FIXTURE.write_text("\n".join(corpus_lines()) + "\n", encoding="utf-8")
         print(f"wrote {CORPUS_FIXTURE}", file=sys.stderr)
+
+
+@pytest.mark.parametrize(
+    ("title", "shown"),
+    [
+        ("Bandits with {BERT} Features", "Bandits with BERT Features"),
+        ("Regret Bounds via \\emph{Optimism}", "Regret Bounds via Optimism"),
+        ("Rates of $\\mathcal{O}(\\sqrt{n})$ for {GANs}", "Rates of 𝒪(√n) for GANs"),
+        ("Plain title, 100% kept", "Plain title, 100% kept"),
+    ],
+)
+def test_a_title_is_rendered_like_an_abstract(title: str, shown: str) -> None:
+    """JSON listings' titles carry LaTeX too; the list row shows what it says, not its source."""
+    assert headline("An abstract.", title) == shown

@@ -114,6 +114,7 @@ def paper_view(
         starred=paper_id in starred,
         read=paper_id in read,
         why=similar.why(paper_id) if similar is not None else None,
+        title=library.title(paper_id),
     )
 
 

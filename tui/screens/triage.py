@@ -126,6 +126,7 @@ class TriageScreen(Screen[str | None]):
             starred=library.is_starred(paper_id),
             read=library.is_read(paper_id),
             tags=library.organiser.tags(paper_id),
+            title=library.title(paper_id),
         )
         meta = Text(end="")
         if paper.authors:
@@ -135,7 +136,7 @@ class TriageScreen(Screen[str | None]):
         if paper.url:
             meta.append("\n")
             meta.append_text(url_text(paper.url))
-        return literal(one_line(paper.title or paper.headline)), meta, abstract_text(view.rendered, ())
+        return literal(one_line(view.title or paper.headline)), meta, abstract_text(view.rendered, ())
 
     # ---- keys ----------------------------------------------------------------------------------------------
 

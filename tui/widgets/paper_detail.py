@@ -48,6 +48,8 @@ class PaperView:
     tags: tuple[str, ...] = ()
     note: str = ""
     """The user's note on the paper ("" for none)."""
+    title: str = ""
+    """The title as displayed (its LaTeX rendered: `Library.title`); "" shows the headline."""
 
 
 def paper_text(view: PaperView) -> Text:
@@ -61,7 +63,7 @@ def paper_text(view: PaperView) -> Text:
     if view.why is not None and view.why.plain:
         out.append_text(view.why)
         out.append("\n\n")
-    out.append_text(literal(one_line(paper.title or paper.headline), "bold"))
+    out.append_text(literal(one_line(view.title or paper.headline), "bold"))
     out.append("\n")
     if paper.authors:
         out.append_text(literal(one_line(", ".join(paper.authors)), "italic"))
