@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from rich.text import Text
 from textual import events
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -16,6 +17,7 @@ from index.library import Library
 from tests.conftest import DATA
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, list_rows, reader
+from tui.screens.browse import BrowseScreen
 from tui.screens.help import HelpScreen
 from tui.screens.triage import TriageScreen
 from tui.widgets.facet_panel import FacetPanel
@@ -69,6 +71,15 @@ async def choose(pilot: Pilot[None], panel: FacetPanel, label: str) -> None:
     await settle(pilot)
 
 
+async def open_facets(app: App[None], pilot: Pilot[Any]) -> tuple[BrowseScreen, FacetPanel]:
+    """Press `f` in a settled reader: its browse screen and the facet panel that opened."""
+    await settle(pilot)
+    screen = browse(app)
+    await pilot.press("f")
+    await settle(pilot)
+    return screen, screen.query_one(FacetPanel)
+
+
 def titles(app_list: PaperList, library: Library) -> list[str]:
     return [library.paper(paper_id).title or "" for paper_id in app_list.ids]
 
@@ -76,11 +87,7 @@ def titles(app_list: PaperList, library: Library) -> list[str]:
 async def test_f_shows_counts_and_choosing_narrows_the_query(venues: Library) -> None:
     app = reader(venues)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        screen = browse(app)
-        await pilot.press("f")
-        await settle(pilot)
-        panel = screen.query_one(FacetPanel)
+        screen, panel = await open_facets(app, pilot)
         assert panel.display and app.focused is panel
         rows = panel_rows(panel)
         assert rows[:6] == [
@@ -125,13 +132,9 @@ async def test_f_shows_counts_and_choosing_narrows_the_query(venues: Library) ->
 async def test_counts_follow_a_typed_query_and_esc_closes_the_panel(venues: Library) -> None:
     app = reader(venues)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        screen = browse(app)
-        await pilot.press("f")
-        await settle(pilot)
+        screen, panel = await open_facets(app, pilot)
         await pilot.press("slash", *"graph", "enter")
         await settle(pilot)
-        panel = screen.query_one(FacetPanel)
         shown = {venues.paper(paper_id).venue for paper_id in screen.paper_list.ids}
         assert shown and len(screen.paper_list.ids) < 14
         assert panel.border_subtitle == f"{len(screen.paper_list.ids)} papers"
@@ -149,11 +152,7 @@ async def test_counts_follow_a_typed_query_and_esc_closes_the_panel(venues: Libr
 async def test_clicking_an_entry_narrows_too(venues: Library) -> None:
     app = reader(venues)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        screen = browse(app)
-        await pilot.press("f")
-        await settle(pilot)
-        panel = screen.query_one(FacetPanel)
+        screen, panel = await open_facets(app, pilot)
         line = next(i for i, text in enumerate(panel_rows(panel)) if text[2:].startswith("ICLR"))
         await pilot.click(FacetPanel, offset=(4, line + 1))  # +1: the border above the first row
         await settle(pilot)
