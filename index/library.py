@@ -279,6 +279,12 @@ class Library:
 
     # ---- views and search ---------------------------------------------------------------------------------
 
+    def warm_search(self) -> None:
+        """Read what the first search needs (see `SearchIndex.warm`), so the first keystroke does not wait."""
+        index = self._ready_index()
+        if index is not None:
+            index.warm()
+
     def view(
         self,
         query: str = "",

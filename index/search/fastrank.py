@@ -68,6 +68,13 @@ class FastRanker:
         self._stepped: OrderedDict[tuple[int, Any], tuple[Docnums, Scores]] = OrderedDict()
         self._expansions: OrderedDict[tuple[int, Any], list[bytes]] = OrderedDict()
 
+    def warm(self) -> None:
+        """Decode every segment's lengths of every scored field now, as the first query would."""
+        scored = [name for name, field in self.searcher.schema.items() if field.scorable]
+        for segment in self._segments:
+            for name in scored:
+                segment.lengths(name)
+
     def hits(self, query: Any, scored: bool = True, top: int | None = None) -> Hits:
         """Every match of `query` best first (ties: lower document number first, as Whoosh orders them), or
         in document order when not `scored`; with `top`, only the best `top` (the same first ones).

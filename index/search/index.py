@@ -150,15 +150,36 @@ class SearchIndex:
         view = self.load_view()
         if view is None:
             raise UnknownPaper(paper_id)
-        if self._position is None:
-            self._position = {paper_id: number for number, paper_id in enumerate(view.ids)}
-        number = self._position.get(paper_id)
+        number = self._positions(view).get(paper_id)
         if number is None:
             raise UnknownPaper(paper_id)
         try:
             return view.paper(number)
         except snapshot.SnapshotDamaged:
             raise self._maintenance.damaged() from None
+
+    def _positions(self, view: Snapshot) -> dict[str, int]:
+        if self._position is None:
+            self._position = {paper_id: number for number, paper_id in enumerate(view.ids)}
+        return self._position
+
+    def warm(self) -> None:
+        """Read now what the first search of a generation would otherwise read on a keystroke.
+
+        That is numpy and the array ranker, every segment's field lengths, the id column and the ids'
+        positions: about 150 ms at 56k papers, which an ssh user typing the first letter used to wait for.
+        The reader calls it in a worker once the index is ready; it changes no result.
+        """
+        self._maintenance.refresh()
+        searcher = self._maintenance.searcher
+        view = self.load_view()
+        if searcher is None or view is None:
+            return
+        self._positions(view)
+        self._ids_of(())
+        ranker = self._fast_ranker(searcher)
+        if ranker is not None:
+            ranker.warm()
 
     def paper(self, paper_id: str) -> Paper:
         """One paper from the snapshot; raises UnknownPaper."""

@@ -128,6 +128,8 @@ def field_lengths(leaf: Any, field: str) -> list[int]:
     count = int(leaf.doc_count_all())
     try:
         column = leaf._perdoc._cached_reader(whoosh3._lenfield(field), whoosh3.LENGTHS_COLUMN)
+        if column is None:  # no document has the field (no titles in a plain listing): all zero, as
+            return [0] * count  # whoosh3's doc_field_length answers, without a stat per document
         raw = column._dbfile.get(column._basepos, count) if column._fixedlen == 1 else b""
     except (AttributeError, TypeError):
         raw = b""

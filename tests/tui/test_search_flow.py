@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input
 
 from index.library import Library
@@ -129,3 +130,27 @@ async def test_search_waits_for_a_building_index_then_works(tmp_path: Path) -> N
             assert "indexing" not in status_text(app)
     finally:
         library.close()
+
+
+async def test_a_ready_index_is_warmed_at_start_and_a_building_one_is_not(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first keystroke of a session must not pay for numpy and the field lengths (bench_ssh's first key):
+    the reader reads them in a worker as soon as it is up, and only from an index that is ready."""
+    warmed: list[bool] = []
+    real = Library.warm_search
+    monkeypatch.setattr(Library, "warm_search", lambda self: warmed.append(self.index_ready) or real(self))
+    app = reader(library)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert warmed == [True]
+        await pilot.press("slash", *"diffusion")
+        await settle(pilot)
+        assert list(browse(app).paper_list.ids) == list(library.search("diffusion").ids)
+    building = Library.open([SEEDS], index_dir=tmp_path / "index", data_dir=tmp_path / "data")
+    try:
+        async with reader(building).run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert building.index_ready and warmed == [True]  # built, then searched at once: no warming
+    finally:
+        building.close()

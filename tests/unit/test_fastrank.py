@@ -20,6 +20,7 @@ import pytest
 from index.listings.catalog import load_catalog
 from index.models import Catalog
 from index.render.abstract import to_plain
+from index.search import termarrays
 from index.search.fastrank import FastRanker, TooSlow
 from index.search.idcolumn import paper_ids
 from index.search.index import SearchIndex
@@ -171,3 +172,23 @@ def test_the_id_column_read_whole_is_the_column_read_value_by_value(seeds_index:
         for value in searcher.reader().column_reader("id")
     ]
     assert paper_ids(searcher).tolist() == expected
+
+
+def test_warming_reads_up_front_what_the_first_search_would_and_changes_no_result(
+    seeds_index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader warms a ready index in a worker at start, so its first keystroke reads no field lengths."""
+    typed = ("diffusion", "graph neural networks", "reinforcement learning")
+    expected = [seeds_index.search(text, None, 0).ids for text in typed]
+    warmed = SearchIndex.open(seeds_index.index_dir)
+    try:
+        warmed.warm()
+        decoded: list[str] = []
+        real = termarrays.field_lengths
+        monkeypatch.setattr(
+            termarrays, "field_lengths", lambda leaf, field: decoded.append(field) or real(leaf, field)
+        )
+        assert [warmed.search(text, None, 0).ids for text in typed] == expected
+        assert all(expected) and decoded == []
+    finally:
+        warmed.close()

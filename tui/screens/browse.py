@@ -135,8 +135,7 @@ class BrowseScreen(Screen[None]):
         self.set_focus(self.paper_list)
         for notice in library.notices:
             self.notify(one_line(notice), severity="warning", timeout=10, markup=False)
-        if not library.index_ready:
-            self.indexing.start()
+        self.indexing.start()  # builds the index, or warms its search when it is ready
         self._refresh_status()
         if self.query_text or self.filter != "all" or self.order != "relevance":
             self.run_search()

@@ -46,6 +46,12 @@ class IndexBuilder:
         """One short phrase for the status line: "indexing 120/5000", "search unavailable", or empty."""
 
     def start(self) -> None:
+        """Build the index in a worker; or, when it is ready, warm its search there: the first key is fast."""
+        if self._library.index_ready:
+            self._host.run_worker(
+                self._library.warm_search, name="warm search", group="index", thread=True, exit_on_error=False
+            )
+            return
         self.progress = "indexing…"
         self._host.run_worker(
             self._build, name="index build", group="index", exclusive=True, thread=True, exit_on_error=False
