@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -47,6 +48,8 @@ NEAREST_WEIGHT = 0.3
 """The share of a paper's score that is its nearest seed's similarity; the rest is the centroid's."""
 SPREAD = 0.9
 WHY_TERMS = 5
+ANSWERS_KEPT = 4
+"""For-you answers kept per index generation (by seeds, exclusions and limit)."""
 
 Vector = dict[str, float]
 
@@ -67,11 +70,15 @@ class Profile:
 
     def __init__(self) -> None:
         self._postings: Postings | None = None
+        self._answers: OrderedDict[tuple[frozenset[str], frozenset[str], int], list[ForYouHit]] = (
+            OrderedDict()
+        )
 
     def postings(self, searcher: Any) -> Postings:
         """The posting cache of `searcher`'s generation (a new one after each commit)."""
         if self._postings is None or self._postings.reader is not searcher.reader():
             self._postings = Postings(searcher)
+            self._answers.clear()
         return self._postings
 
     def recommend(
@@ -84,7 +91,32 @@ class Profile:
         exclude: AbstractSet[str],
         limit: int,
     ) -> list[ForYouHit]:
-        """`rank` by paper ids: seeds made from their ids (see `seeds`), `exclude` left out of the hits."""
+        """`rank` by paper ids: seeds made from their ids (see `seeds`), `exclude` left out of the hits.
+
+        The last few answers of a generation are kept: the reader's `4` filter and the reasons it shows per
+        row ask the same question in two workers, and a new star or read mark is a new question.
+        """
+        key = (frozenset(seed_ids), frozenset(exclude), limit)
+        self.postings(searcher)  # a new generation forgets the answers
+        known = self._answers.get(key)
+        if known is None:
+            known = self._answers[key] = self._recommend(
+                searcher, key[0], texts, key_terms, ids_of, key[1], limit
+            )
+            if len(self._answers) > ANSWERS_KEPT:
+                self._answers.popitem(last=False)
+        return list(known)
+
+    def _recommend(
+        self,
+        searcher: Any,
+        seed_ids: Iterable[str],
+        texts: Callable[[str], tuple[str, str]],
+        key_terms: Callable[[Any, str, str, int], Sequence[KeyTerm]],
+        ids_of: Callable[[Sequence[int]], Sequence[str]],
+        exclude: AbstractSet[str],
+        limit: int,
+    ) -> list[ForYouHit]:
         made = self.seeds(searcher, seed_ids, texts, key_terms)
         ranked = self.rank(
             searcher,

@@ -10,6 +10,7 @@ import pytest
 
 from index.search.index import SearchIndex
 from index.search.postings import field_lengths, read_postings
+from index.search.profile import Profile
 from index.state.store import PaperState, StateStore
 from index.views import compute_view, for_you
 from tests.unit.search_fixtures import Row, built_index, listing_order, make_catalog, marked_state
@@ -174,3 +175,29 @@ def test_is_foryou_without_stars_says_why(index: SearchIndex, tmp_path: Path) ->
     store.close()
     assert view.ids == ()
     assert view.notice is not None and "star" in view.notice
+
+
+def test_the_same_question_is_answered_once_per_generation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader's `4` filter and its per-row reasons ask the same for-you question in two workers."""
+    opened = SearchIndex.open(tmp_path / "index")
+    opened.rebuild(make_catalog(ROWS))
+    computed: list[frozenset[str]] = []
+    real = Profile._recommend
+    monkeypatch.setattr(
+        Profile,
+        "_recommend",
+        lambda self, s, seeds, *rest: computed.append(seeds) or real(self, s, seeds, *rest),
+    )
+    first = opened.for_you({"bandit0"}, {"bandit1"}, limit=3)
+    assert opened.for_you({"bandit0"}, {"bandit1"}, limit=3) == first and len(computed) == 1
+    first.clear()  # a caller's list is its own
+    assert opened.for_you({"bandit0"}, {"bandit1"}, limit=3) and len(computed) == 1
+    opened.for_you({"bandit0", "bandit2"}, {"bandit1"}, limit=3)  # a new star
+    opened.for_you({"bandit0"}, {"bandit1", "bandit3"}, limit=3)  # a new read mark
+    assert len(computed) == 3
+    opened.update(make_catalog([*ROWS, _row("bandit9", "Bandit paper 9", f"{BANDIT} regret arms")]))
+    assert "bandit9" in [hit.id for hit in opened.for_you({"bandit0"}, {"bandit1"}, limit=5)]
+    assert len(computed) == 4
+    opened.close()
