@@ -182,6 +182,27 @@ async def test_palette_saves_the_search_and_s_lists_it_with_unread_counts(librar
         assert browse(app).query_text == "diffusion"
 
 
+async def test_a_chosen_saved_search_brings_its_own_filter_not_the_one_shown(library: Library) -> None:
+    """A saved search keeps its filter as `is:` words: choosing it while `3` (starred) is on must not leave
+    only the starred papers of it."""
+    library.organiser.save_search("diff", "diffusion")
+    library.toggle_star(library.papers[0].id)
+    expected = list(library.view("diffusion").ids)
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        assert len(browse(app).paper_list.ids) == 1
+        await pilot.press("S")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert browse(app).filter == "all"
+        assert list(browse(app).paper_list.ids) == expected and len(expected) > 1
+        assert "starred only" not in status_text(app)
+
+
 async def test_saving_with_a_filter_keeps_it_as_an_is_word(library: Library) -> None:
     app = reader(library)
     async with app.run_test(size=(120, 40)) as pilot:

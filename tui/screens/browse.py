@@ -213,7 +213,9 @@ class BrowseScreen(Screen[None]):
     @on(SearchBar.Leave)
     def _leave_search(self, event: SearchBar.Leave) -> None:
         self.set_focus(self.paper_list)
-        if event.query != self.query_text or self.similar is not None:
+        if event.chosen:  # a saved search keeps its filter as `is:` words: the 1-4 filter must not add one
+            self.filter = "all"
+        if event.query != self.query_text or self.similar is not None or event.chosen:
             self._set_query(event.query)  # the dwell clock starts when its results are shown
         else:
             self.marking.dwell(self.paper_list.selected_id)  # back to reading the paper shown
@@ -257,9 +259,8 @@ class BrowseScreen(Screen[None]):
         status_line = self.query_one(StatusLine)
         view = results.Shown(self.outcome, self.filter, self.order, self.query_restored, self.similar)
         width = status_line.content_region.width or self.app.size.width - 2
-        status_line.show(
-            results.status(self.library, view, self.indexing.progress, self.marking.flash, width)
-        )
+        shown = results.status(self.library, view, self.indexing.progress, self.marking.flash, width)
+        status_line.show(shown)
 
     @on(events.Resize)
     def _refit_status(self) -> None:

@@ -39,11 +39,13 @@ class SearchBar(Vertical):
         """The user is done typing and wants the results for `query` (Enter, Esc, ctrl+j, down).
 
         Keys typed after it are held (tui/typeahead.py) until the receiver has shown those results.
+        `chosen`: the query was chosen whole (a saved search), so its `is:` words are the whole filter.
         """
 
-        def __init__(self, query: str) -> None:
+        def __init__(self, query: str, chosen: bool = False) -> None:
             super().__init__()
             self.query = query
+            self.chosen = chosen
 
     def __init__(self, *, debounce: float = 0.03, id: str | None = None) -> None:
         """`debounce`: seconds of quiet before a query runs. Short, because a keystroke's search takes a few
@@ -78,7 +80,7 @@ class SearchBar(Vertical):
     def search_for(self, query: str) -> None:
         """Show `query` and ask for its results as if it had been typed and left (a saved search chosen)."""
         self.set_value(query)
-        self.post_message(self.Leave(query))
+        self.post_message(self.Leave(query, chosen=True))
 
     def set_note(self, note: Text | None) -> None:
         """The one-line note under the query: malformed-query notices, suggestions, indexing progress."""
