@@ -57,3 +57,25 @@ async def test_escape_in_the_search_clears_it_and_the_next_key_acts_on_the_list(
         screen = browse(app)
         assert screen.search_bar.value == ""
         assert library.starred_ids() == {screen.paper_list.selected_id}
+
+
+async def test_a_key_after_quiet_searches_at_once_and_a_burst_searches_at_its_end(library: Library) -> None:
+    """Over ssh every ms of a keystroke is felt: a key typed after a pause must not wait for the debounce
+    (here 10 s, so only that rule can search in time); the keys of a burst that follows wait for its end."""
+    app = reader(library, debounce=10)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", "g")
+        await settle(pilot)
+        screen = browse(app)
+        assert screen.outcome.query == "g"
+        for key in burst("raph"):
+            app.post_message(key)
+        await settle(pilot)
+        assert screen.search_bar.value == "graph" and screen.outcome.query == "g"
+        screen.search_bar.debounce = 0.05  # the burst's end, soon
+        await pilot.press("s")
+        await pilot.pause(0.2)
+        await settle(pilot)
+        assert screen.outcome.query == "graphs"
+        assert list(screen.paper_list.ids) == list(library.view("graphs").ids)

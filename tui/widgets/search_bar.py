@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar
 
 from rich.text import Text
@@ -48,12 +49,14 @@ class SearchBar(Vertical):
             self.chosen = chosen
 
     def __init__(self, *, debounce: float = 0.03, id: str | None = None) -> None:
-        """`debounce`: seconds of quiet before a query runs. Short, because a keystroke's search takes a few
-        ms at 56k (index/search/fastrank.py) and every ms here is felt over ssh; not zero, so a burst that
-        arrives at once (a paste, keys queued by a slow link) runs one search, not one per letter."""
+        """`debounce`: seconds of quiet after which a key searches at once, and that end a burst. Short,
+        because a keystroke's search takes a few ms at 56k (index/search/fastrank.py) and every ms is felt
+        over ssh; not zero, so a burst that arrives at once (a paste, keys queued by a slow link) runs two
+        searches (its first key and its end), not one per letter."""
         super().__init__(id=id)
         self.debounce = debounce
         self._timer: Timer | None = None
+        self._sent = float("-inf")  # when the last QueryChanged went
 
     def compose(self) -> ComposeResult:
         yield Input(
@@ -90,17 +93,24 @@ class SearchBar(Vertical):
 
     @on(Input.Changed, "#query")
     def _typed(self, event: Input.Changed) -> None:
+        """A key that comes after `debounce` of quiet searches at once (typing leaves 100+ ms between keys,
+        so nearly every key does); one inside a burst waits for the burst to end, which searches once."""
         event.stop()
+        quiet = self._timer is None and time.monotonic() - self._sent >= self.debounce
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        if self.debounce <= 0:
-            self.post_message(self.QueryChanged(event.value))
+        if quiet or self.debounce <= 0:
+            self._send()
         else:
             self._timer = self.set_timer(self.debounce, self._settled)
 
     def _settled(self) -> None:
         self._timer = None
+        self._send()
+
+    def _send(self) -> None:
+        self._sent = time.monotonic()
         self.post_message(self.QueryChanged(self.value))
 
     def action_leave(self) -> None:
