@@ -167,8 +167,7 @@ class SearchIndex:
         """Read now what the first search of a generation would otherwise read on a keystroke.
 
         That is numpy and the array ranker, every segment's field lengths, the id column and the ids'
-        positions: about 150 ms at 56k papers, which an ssh user typing the first letter used to wait for.
-        The reader calls it in a worker once the index is ready; it changes no result.
+        positions: ~150 ms at 56k papers. The reader calls it in a worker once the index is ready.
         """
         self._maintenance.refresh()
         searcher = self._maintenance.searcher
