@@ -223,14 +223,14 @@ class Library:
     def update_index(self, progress: Progress | None = None, *, rebuild: bool = False) -> UpdateReport | None:
         """Bring the index up to date, or build it afresh; None when it already was current (for commands).
 
-        Unlike `build_index` this leaves `papers` as they are: a command reads what it shows from the index
-        (hits, `indexed`), and 56k papers' lookup tables would cost it more than its search.
+        Unlike `build_index` this leaves `papers` as they are: a command reads from the index (56k papers'
+        lookup tables cost more than its search). A rebuild reads no headline: the build makes them itself.
 
         Raises:
             IndexUnavailable: no usable index and none can be built here; the message says why.
         """
         if rebuild:
-            catalog = load_catalog(self.listing_paths)
+            catalog = load_catalog(self.listing_paths, no_headline)
             self.notices += [str(notice) for notice in catalog.notices]
             report: UpdateReport | None = self.index.rebuild(catalog, progress)
         else:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from index.models import Catalog, Entry, Listing, Metadata, Paper, Source
 
@@ -99,17 +99,29 @@ def merge(
     Returns:
         A catalog without notices; the caller adds the ones it collected while reading.
     """
+    keyed = ((paper_id(entry.abstract), entry) for listing in listings for entry in listing.entries)
+    return Catalog(listings=tuple(listings), papers=merge_keyed(keyed, headline_for, stored))
+
+
+def merge_keyed(
+    keyed: Iterable[tuple[str, Entry]],
+    headline_for: Callable[[Entry], str],
+    stored: Mapping[str, str] | None = None,
+) -> tuple[Paper, ...]:
+    """`merge` of entries whose ids are already known, given as (id, entry) in listing order.
+
+    An index update re-merges only the papers a changed listing touches, with the entries of unchanged
+    listings taken from the stored snapshot (whose ids it knows): the same papers `merge` makes of the
+    whole listings, as long as each paper's entries come in the same order.
+    """
     merging: dict[str, _Merging] = {}
-    for listing in listings:
-        for entry in listing.entries:
-            key = paper_id(entry.abstract)
-            found = merging.get(key)
-            if found is None:
-                merging[key] = _Merging(entry, [entry.source], entry)
-            else:
-                found.absorb(entry)
-    papers = tuple(_freeze(key, item, headline_for, stored) for key, item in merging.items())
-    return Catalog(listings=tuple(listings), papers=papers)
+    for key, entry in keyed:
+        found = merging.get(key)
+        if found is None:
+            merging[key] = _Merging(entry, [entry.source], entry)
+        else:
+            found.absorb(entry)
+    return tuple(_freeze(key, item, headline_for, stored) for key, item in merging.items())
 
 
 def _freeze(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from index.search import store as index_store
 from index.search.carry import carry_headlines
 from index.search.models import UpdateReport
 from index.search.schema import SCHEMA_VERSION, content_hash
+from index.search.splice import Spliced, splice
 from index.search.store import Manifest, WriterLock
 
 BUILD_WAIT = 600.0
@@ -203,6 +204,9 @@ class IndexMaintenance:
             self.reopen()
             if self.staleness(listing_paths) is None:
                 return None
+            spliced = self._splice(listing_paths, progress)
+            if spliced is not None:
+                return spliced
             # No headline is made here: a full build makes them in its two processes while indexing, an
             # update takes the stored ones and makes only those of new or changed papers (`carry_headlines`).
             stored = self._stored_headlines()
@@ -277,14 +281,8 @@ class IndexMaintenance:
             removed = [paper_id for paper_id in old if paper_id not in hashes]
             changed = [paper for paper in catalog.papers if old.get(paper.id) != hashes[paper.id]]
             new_ids = {paper.id for paper in changed if paper.id not in old}
-            if removed or changed:
-                writer_ix = whoosh_build.open_writer_index(self._build)
-                whoosh_build.upsert(writer_ix, changed, new_ids, removed, progress, plains)
-                writer_ix.close()
-            generation = whoosh_build.open_reader_index(self._build).latest_generation()
-            manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
-            index_store.write_state(self._build, manifest, snapshot.encode_parts(catalog), hashes)
-            counts = (len(new_ids), len(changed) - len(new_ids), len(removed))
+            written = Spliced(changed, new_ids, removed, plains, hashes, [], (), len(catalog.papers))
+            counts = self._commit(written, stamps, snapshot.encode_parts(catalog), progress)
         self.reopen()
         # What was just written is in memory: the next `load_view` need not map and decode it again.
         self._snapshot = snapshot.Snapshot.from_catalog(catalog)
@@ -295,6 +293,58 @@ class IndexMaintenance:
             papers=len(catalog.papers),
             reason=reason or "",
         )
+
+    def _commit(
+        self,
+        change: Spliced,
+        stamps: tuple[index_store.FileStamp, ...],
+        parts: Iterable[snapshot.Chunk],
+        progress: whoosh_build.Progress | None,
+    ) -> tuple[int, int, int]:
+        """One incremental Whoosh commit (when anything changed), then the state that marks it done.
+
+        Returns:
+            Papers added, updated and removed.
+        """
+        assert self._build is not None
+        if change.removed or change.changed:
+            writer_ix = whoosh_build.open_writer_index(self._build)
+            whoosh_build.upsert(
+                writer_ix, change.changed, change.new_ids, change.removed, progress, change.plains
+            )
+            writer_ix.close()
+        generation = whoosh_build.open_reader_index(self._build).latest_generation()
+        manifest = Manifest(SCHEMA_VERSION, generation, stamps, change.papers)
+        index_store.write_state(self._build, manifest, parts, change.hashes)
+        added = len(change.new_ids)
+        return (added, len(change.changed) - added, len(change.removed))
+
+    def _splice(
+        self, listing_paths: Sequence[Path], progress: whoosh_build.Progress | None
+    ) -> UpdateReport | None:
+        """Under the lock: the update by splicing the stored snapshot (see splice.py), or None when it does
+        not apply (a full build is due, the previous update was interrupted, the snapshot is unreadable)."""
+        start = time.monotonic()
+        manifest = self._manifest() if self._full_build_reason() is None else None
+        if manifest is None or manifest.generation != self._generation() or self._build is None:
+            return None
+        data = index_store.map_snapshot(self._build, manifest.generation)
+        stored = snapshot.Snapshot.open(data) if data is not None else None
+        if stored is None:
+            return None
+        old = index_store.read_hashes(self._build, manifest.generation)
+        try:
+            change = splice(stored, manifest.files, listing_paths, old)
+        except snapshot.SnapshotDamaged:
+            return None
+        if change is None:
+            return None
+        stamps = index_store.diff_files(manifest.files, [os.path.abspath(f) for f in change.files]).stamps
+        counts = self._commit(change, stamps, change.parts, progress)
+        papers = change.papers
+        del change, stored, data  # the copied records point into the previous snapshot's mapping
+        self.reopen()
+        return UpdateReport(*counts, seconds=round(time.monotonic() - start, 2), rebuilt=False, papers=papers)
 
     def take_notices(self) -> list[str]:
         """One-line notices gathered so far (stale read-only index, rebuilt corrupt index), then cleared."""

@@ -12,9 +12,10 @@ from __future__ import annotations
 import gc
 import itertools
 import marshal
+import operator
 import struct
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from index.models import Catalog, Entry, LazyPapers, Listing, Notice, Paper, Source, metadata_keywords
@@ -28,6 +29,11 @@ _MARSHAL_VERSION = 4
 _HEADER = struct.Struct("<QQQQ")  # format, then the byte lengths of the list part, the records, the listings
 HEAD_SIZE = _HEADER.size
 _Where = tuple[str, str]  # a source's (path, listing name), shared by every paper of one file
+Chunk = bytes | memoryview
+Columns = tuple[
+    list[str], list[str], list[str | None], list[int | None], list[str | None], list[_Where], list[Notice]
+]
+"""The list part's columns before encoding: ids, headlines, venues, years, statuses, wheres, notices."""
 
 
 class SnapshotDamaged(ValueError):
@@ -59,8 +65,7 @@ def encode_parts(catalog: Catalog) -> Iterator[bytes]:
     dumps = marshal.dumps
 
     def record(paper: Paper) -> bytes:
-        sources = tuple([source_row(source) for source in paper.sources])
-        return dumps((paper.abstract, paper.title, paper.authors, paper.url, sources), _MARSHAL_VERSION)
+        return encode_record(paper, source_row, dumps)
 
     # Either pass numbers the sources in paper order, so both write the same bytes.
     chunks = [record(paper) for paper in papers] if len(papers) <= STREAM_ABOVE else None
@@ -77,10 +82,8 @@ def encode_parts(catalog: Catalog) -> Iterator[bytes]:
         entries: list[Any] = []
         for entry in listing.entries:
             number = owner.get(id(entry.source), -1)
-            if number >= 0 and _repeats(entry, papers[number]):
-                # The paper's first occurrence: its index alone; a duplicate's: index and source.
-                first = entry.source is papers[number].sources[0]
-                entries.append(number if first else (number, source_row(entry.source)))
+            if number >= 0:
+                entries.append(encode_entry(entry, papers[number], number, source_row))
             else:
                 entries.append((entry.abstract, source_row(entry.source), *entry.metadata_values()))
         listings.append(
@@ -111,6 +114,51 @@ def encode_parts(catalog: Catalog) -> Iterator[bytes]:
     yield light
     yield from chunks if chunks is not None else map(record, papers)
     yield rest
+
+
+def encode_spliced(
+    columns: Columns, lengths: Sequence[int], chunks: Sequence[Chunk], listings: list[Any]
+) -> Iterator[Chunk]:
+    """The pieces of a snapshot assembled from parts already encoded (see `index.search.splice`).
+
+    Args:
+        columns: ids, headlines, venues, years, statuses, the (path, listing name) table source rows point
+            into, and the catalog's notices.
+        lengths: each paper's record length, in paper order.
+        chunks: the records, in paper order: runs of the previous snapshot's records copied as they are,
+            and the records of papers encoded again.
+        listings: the listings part as `encode_parts` lays it out (entries as paper numbers or tuples).
+    """
+    ids, headlines, venues, years, statuses, wheres, notices = columns
+    offsets = array("q", [0])
+    offsets.extend(itertools.accumulate(lengths))
+    head = (ids, headlines, venues, years, statuses, wheres, offsets.tobytes(), [_notice(n) for n in notices])
+    light = marshal.dumps(head, _MARSHAL_VERSION)
+    rest = marshal.dumps(listings, _MARSHAL_VERSION)
+    yield _HEADER.pack(FORMAT, len(light), offsets[-1], len(rest))
+    yield light
+    yield from chunks
+    yield rest
+
+
+def encode_record(
+    paper: Paper,
+    source_row: Callable[[Source], tuple[int, int, int]],
+    dumps: Callable[..., bytes] = marshal.dumps,
+) -> bytes:
+    """One paper's record: what the list part does not hold, sources as rows into the (path, name) table."""
+    sources = tuple([source_row(source) for source in paper.sources])
+    return dumps((paper.abstract, paper.title, paper.authors, paper.url, sources), _MARSHAL_VERSION)
+
+
+def encode_entry(
+    entry: Entry, paper: Paper, number: int, source_row: Callable[[Source], tuple[int, int, int]]
+) -> Any:
+    """How the listings part stores an entry of paper `number`: the number alone for the paper's first
+    occurrence, (number, source row) for a duplicate that says nothing more, else the whole entry."""
+    if _repeats(entry, paper):
+        return number if entry.source is paper.sources[0] else (number, source_row(entry.source))
+    return (entry.abstract, source_row(entry.source), *entry.metadata_values())
 
 
 def _repeats(entry: Entry, paper: Paper) -> bool:
@@ -240,6 +288,49 @@ class Snapshot:
             )
         except (ValueError, EOFError, TypeError, IndexError) as error:
             raise SnapshotDamaged(f"paper record {number}: {error}") from None
+
+    @property
+    def wheres(self) -> list[_Where]:
+        """The (path, listing name) table the stored source rows point into."""
+        return self._wheres
+
+    def records(self, start: int, stop: int) -> memoryview:
+        """The stored records of papers `start` to `stop - 1` as they are, undecoded (an update copies the
+        unchanged ones)."""
+        assert self._data is not None
+        base = self._records_at
+        return self._data[base + self._offsets[start] : base + self._offsets[stop]]
+
+    def record_lengths(self) -> list[int]:
+        """Each paper's stored record length, in paper order."""
+        offsets = self._offsets
+        return list(map(operator.sub, offsets[1:], offsets[:-1]))
+
+    def raw_listings(self) -> list[Any]:
+        """The listings part as `encode_parts` laid it out: entries as paper numbers or tuples."""
+        assert self._data is not None
+        at, length = self._rest
+        try:
+            raw: list[Any] = marshal.loads(self._data[at : at + length])
+        except (ValueError, EOFError, TypeError) as error:
+            raise SnapshotDamaged(f"listings: {error}") from None
+        return raw
+
+    def source(self, row: tuple[int, int, int]) -> Source:
+        """The `Source` a stored source row stands for."""
+        return self._source(row)
+
+    def raw_entry(self, row: Any) -> Entry:
+        """The `Entry` one item of `raw_listings()` stands for (decoding only the paper it names)."""
+        try:
+            if isinstance(row, int):
+                paper = self.paper(row)
+                return _entry_from(paper, paper.sources[0])
+            if len(row) == 2:
+                return _entry_from(self.paper(row[0]), self._source(row[1]))
+            return Entry(row[0], self._source(row[1]), **metadata_keywords(row[2:]))
+        except (ValueError, TypeError, IndexError) as error:
+            raise SnapshotDamaged(f"listing entry: {error}") from None
 
     def _source(self, row: tuple[int, int, int]) -> Source:
         path, listing = self._wheres[row[0]]

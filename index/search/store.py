@@ -180,7 +180,7 @@ class WriterLock:
         self.release()
 
 
-def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
+def write_atomic(path: Path, data: bytes | Iterable[bytes | memoryview]) -> None:
     """Write via a temporary file and os.replace, so a kill leaves the old file or the new one, never half.
 
     `data` may come in pieces, written in order (a large snapshot is never joined in memory).
@@ -240,7 +240,10 @@ def _state_path(build: Path, kind: str, generation: int) -> Path:
 
 
 def write_state(
-    build: Path, manifest: Manifest, snapshot: bytes | Iterable[bytes], hashes: dict[str, bytes]
+    build: Path,
+    manifest: Manifest,
+    snapshot: bytes | Iterable[bytes | memoryview],
+    hashes: dict[str, bytes],
 ) -> None:
     """Record one generation's snapshot (whole or in pieces), hashes and (last, as the commit marker) its
     manifest."""

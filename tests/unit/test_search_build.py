@@ -68,6 +68,8 @@ def test_word_positions_and_the_fast_writer_write_what_whoosh_writes() -> None:
     catalog = load_catalog([SEEDS])
     docs = [document(paper, to_plain(paper.abstract)) for paper in catalog.papers]
     docs += [{"id": f"t{n}", "headline": text, "abstract": text * 3} for n, text in enumerate(TRICKY)]
+    # Copies, so common terms have more postings than one block holds (fastwrite fills blocks in bulk).
+    docs += [dict(doc, id=f"{doc['id']}-{copy}") for copy in range(5) for doc in docs]
     stock = build_schema()
     for name in ("headline", "abstract", "authors"):
         assert isinstance(stock[name].format, WordPositions)
