@@ -8,16 +8,15 @@ API (stable; bench/ and the reader code against it): `SearchIndex.open(index_dir
 Opening, freshness, building and updating are the job of the `IndexMaintenance` (maintenance.py) each
 SearchIndex owns; ranking is ranking.py's (fastrank.py scores whole posting lists per generation, with
 Whoosh's exact results; Whoosh's collector answers what it cannot reproduce), "did you mean" suggest.py's.
-Deviations from the first sketch: `SearchResult.ids` always holds every match (capped by `limit`), while
-`hits` carries details only for the first `limit` (or `highlight_top` when `limit` is None); "did you mean"
-asks for the words of `terms_within` (nearwords.py) per word instead of `correct_query`, so it suggests
-words, not stems.
-One SearchIndex is meant for one thread at a time (the reader searches from one worker thread); another
-process may build or update the same directory meanwhile, which the next search picks up.
+Deviations from the first sketch: `SearchResult.ids` holds every match (capped by `limit`), `hits` details
+only the first `limit` (or `highlight_top`); "did you mean" asks `terms_within` (nearwords.py) per word, not
+`correct_query`, so it suggests words, not stems. One SearchIndex is meant for one thread at a time (the
+reader searches from one worker thread); another process may update the same directory meanwhile.
 """
 
 from __future__ import annotations
 
+import string
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
@@ -166,8 +165,8 @@ class SearchIndex:
     def warm(self) -> None:
         """Read now what the first search of a generation would otherwise read on a keystroke.
 
-        That is numpy and the array ranker, every segment's field lengths, the id column and the ids'
-        positions: ~150 ms at 56k papers. The reader calls it in a worker once the index is ready.
+        That is numpy and the array ranker, every segment's field lengths, the id column, the ids' positions
+        and the near spellings "did you mean" looks in (~0.4 s at 56k). The reader calls it in a worker.
         """
         self._maintenance.refresh()
         searcher = self._maintenance.searcher
@@ -179,6 +178,7 @@ class SearchIndex:
         ranker = self._fast_ranker(searcher)
         if ranker is not None:
             ranker.warm()
+        self._near_words().warm(string.ascii_lowercase)
 
     def paper(self, paper_id: str) -> Paper:
         """One paper from the snapshot; raises UnknownPaper."""
@@ -279,8 +279,7 @@ class SearchIndex:
             view = self.load_view()
             ids: tuple[str, ...] = tuple(view.ids) if view else ()
         else:
-            # Only the best `limit` are asked for: let Whoosh keep a heap, unless `is:` filters will drop
-            # some of them or the "did you mean" check needs to know whether there are SUGGEST_BELOW hits.
+            # Only the best `limit` (a heap), unless is: filters drop some or "did you mean" counts hits.
             top = limit if limit is not None and limit >= SUGGEST_BELOW and not parsed.filters else None
             ids, scores, terms, timed_out = self._ranked(parsed, top, ranked)
             if parsed.fallback and not ids:
@@ -305,12 +304,9 @@ class SearchIndex:
         if limit is not None:
             ids = ids[:limit]
         shown = ids[: limit if limit is not None else highlight_top]
+        scored = scores + (0.0,) * (len(shown) - len(scores))
         hits = tuple(
-            self._hit(
-                paper_id,
-                scores[number] if number < len(scores) else 0.0,
-                terms if number < highlight_top else None,
-            )
+            self._hit(paper_id, scored[number], terms if number < highlight_top else None)
             for number, paper_id in enumerate(shown)
         )
         return SearchResult(query, ids, hits, "; ".join(notices) or None, suggestion)
@@ -350,14 +346,18 @@ class SearchIndex:
     def _suggest(self, typed: str, parsed: ParsedQuery) -> str | None:
         """`suggest.suggest` for this query, cached until the next commit."""
         if typed not in self._suggestions:
-            reader = self._maintenance.searcher.reader()
-            if self._near is None or self._near.reader is not reader:
-                from index.search.nearwords import NearWords
-
-                self._near = NearWords(reader, "abstract")
-            found = suggest(reader, self._words, typed, parsed.words, self._abstracts, self._near)
+            near = self._near_words()
+            found = suggest(near.reader, self._words, typed, parsed.words, self._abstracts, near)
             self._suggestions[typed] = found
         return self._suggestions[typed]
+
+    def _near_words(self) -> NearWords:
+        reader = self._maintenance.searcher.reader()
+        if self._near is None or self._near.reader is not reader:
+            from index.search.nearwords import NearWords
+
+            self._near = NearWords(reader, "abstract")
+        return self._near
 
     def similar(self, paper_id: str, limit: int = 10) -> list[SimilarHit]:
         """Papers sharing the most distinctive terms of this one, with those terms (as words) to say why.

@@ -50,6 +50,11 @@ class NearWords:
         distances = edit_distances(word, codes[near, :width], lengths[near], self._swaps)
         return [words[number] for number in near[distances <= maxdist]]
 
+    def warm(self, letters: str) -> None:
+        """Read these letters' words now (a worker at start), not on the first keystroke that needs them."""
+        for letter in letters:
+            self._letter(letter)
+
     def _letter(self, letter: str) -> tuple[list[str], Codes, npt.NDArray[np.int64]]:
         known = self._letters.get(letter)
         if known is None:

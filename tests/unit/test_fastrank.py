@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from whoosh.reading import SegmentReader
 
 from index.listings.catalog import load_catalog
 from index.models import Catalog
@@ -188,7 +189,13 @@ def test_warming_reads_up_front_what_the_first_search_would_and_changes_no_resul
         monkeypatch.setattr(
             termarrays, "field_lengths", lambda leaf, field: decoded.append(field) or real(leaf, field)
         )
+        expanded: list[str] = []
+        real_expand = SegmentReader.expand_prefix
+        monkeypatch.setattr(
+            SegmentReader, "expand_prefix", lambda self, *a: expanded.append(a[1]) or real_expand(self, *a)
+        )
         assert [warmed.search(text, None, 0).ids for text in typed] == expected
         assert all(expected) and decoded == []
+        assert warmed.search("difusion").suggestion == "diffusion" and expanded == []  # "did you mean"
     finally:
         warmed.close()

@@ -47,9 +47,14 @@ class IndexBuilder:
 
     def start(self) -> None:
         """Build the index in a worker; or, when it is ready, warm its search there: the first key is fast."""
-        if self._library.index_ready:
-            self._host.run_worker(
-                self._library.warm_search, name="warm search", group="index", thread=True, exit_on_error=False
+        if self._library.index_ready:  # after the first paint, which must not share the CPU with it
+            self._host.call_after_refresh(
+                self._host.run_worker,
+                self._library.warm_search,
+                name="warm search",
+                group="index",
+                thread=True,
+                exit_on_error=False,
             )
             return
         self.progress = "indexing…"
