@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from itertools import accumulate
 
 from index.headline.compress import GERUND_NOUNS, compressed, without_grading
+from index.headline.mend import first_question, mend, open_clause, open_pair
 
 # Where a cut reads well: before a short trailing clause (", a randomization mechanism motivated").
 # (It starts with one character class, so the regex engine skips to candidates: a top-level "|" is slower.)
@@ -30,8 +30,6 @@ _PAIRING = re.compile(
     r"(?:\s(?!(?:with|and|to|from|between)\b)\S+){1,8}$"
 )
 _SECOND_HALF = frozenset(("with", "and", "to", "from", "into"))
-# A pair whose second half the cut would lose: "between A [and B]", "both A [and B]", "from A [to B]".
-_OPEN_PAIR = re.compile(r"\b(?:between|both|either|neither|whether|not (?:as|only|just|merely))\b")
 # Nouns that mean nothing without their "of"/"between" phrase: a cut must not end on one.
 _RELATIONAL = frozenset(
     re.findall(
@@ -49,7 +47,8 @@ _DANGLING = frozenset(
         "a an the of and or for with in on to by from as at via that which its their our is are be into "
         "over under between using while where when both either not than this these such each any whose "
         "who can to through based without within across including toward towards against among per e.g "
-        "i.e but nor so requires require based if has have had how what why given whether",
+        "i.e but nor so requires require based if has have had how what why given whether before after "
+        "until unless whereas because since during",  # "allow agent to stop before [...]": a lost clause
     )
 )
 
@@ -130,15 +129,6 @@ def _drop_cut_phrase(words: list[str], following: list[str]) -> None:
             del words[-1 - back :]
             _drop_dangling(words)
             return
-
-
-def _first_question(text: str, max_len: int) -> str:
-    """The first of two questions joined by a dash or a semicolon, when it alone fits: "" otherwise."""
-    for mark in ("–", "—", " - ", "; "):
-        at = text.find(mark)
-        if 20 <= at < max_len:
-            return text[:at].rstrip(" ,;:") + "?"
-    return ""
 
 
 def _drop_open_halves(words: list[str], following: list[str]) -> None:
@@ -275,13 +265,18 @@ def _phrase_cut(text: str, limit: int) -> str:
     ("... the interplay between gender representation [and ...]"). Empty when no such cut keeps enough.
     Scans words from the limit backwards and stops at the first good cut: the longest is the one wanted.
     """
-    words = text[: limit + 40].split(" ")  # the words up to the limit, and the one after them
-    ends = list(accumulate(len(word) + 1 for word in words))  # where each word ends, plus one
-    for count in range(len(words) - 1, 2, -1):
+    span = text[: limit + 40]
+    words = span.split(" ")  # the words up to the limit, and the one after them
+    # A cut after a word starting past the limit is too long: only earlier words (or punctuation) are tried.
+    inside = span.count(" ", 0, limit - 1) + 1  # words[count - 1] starts before the limit: count <= inside
+    top = len(words) - 1
+    while top > inside and words[top - 1].strip(_CUT_EDGE):
+        top -= 1
+    for count in range(top, 2, -1):
         following = words[count]
         last = words[count - 1]
-        if ends[count - 1] - len(last) > limit and last.strip(_CUT_EDGE):
-            continue  # even cut inside its last word, the prefix is too long: cheap before the checks
+        if count > inside and last.strip(_CUT_EDGE):
+            continue
         if last[-1:] == ":":
             continue  # "Field: [what the paper does]": the label alone says nothing
         if last[-1:] in ",;":
@@ -303,20 +298,16 @@ def _phrase_cut(text: str, limit: int) -> str:
     return ""
 
 
-def _open_pair(tail: str) -> bool:
-    """ "between A [and B]" with no second half yet; "between A and B" is whole, "not as X but as Y" too."""
-    pairs = list(_OPEN_PAIR.finditer(tail))
-    if not pairs:
-        return False
-    pair = pairs[-1]
-    closing = " but " if pair.group(0).startswith("not") else (" and ", " or ", " nor ")
-    return not any(word in tail[pair.end() :] for word in closing)
-
-
 def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
     """Whether a cut after `last` leaves something dangling: a function word, half a pair, a fragment."""
     last = last.lower()
-    if last in _DANGLING or _adjective(last) or last in _RELATIONAL or _open_pair(kept[-40:]):
+    if (
+        last in _DANGLING
+        or _adjective(last)
+        or last in _RELATIONAL
+        or open_pair(kept[-40:])
+        or open_clause(kept)
+    ):
         return True  # "to investigate the interplay [between ...]": a relation without its terms
     if kept.count("(") != kept.count(")") or kept.count("[") != kept.count("]"):
         return True
@@ -355,7 +346,7 @@ def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
         before = len(words)
         _drop_dangling(words)  # a clause cut upstream ("... problem and its") dangles as badly as a short one
         return text if len(words) == before else " ".join(words).rstrip(" ,;:–—-")
-    if question and not ellipsis and (first := _first_question(text, max_len)):
+    if question and not ellipsis and (first := first_question(text, max_len)):
         return first  # "Can we observe Time's Arrow in a sequence – is it possible ...?": the first asks it
     terse = text if ellipsis else compressed(text, max_len)
     if not ellipsis and len(terse) <= max_len:
@@ -379,6 +370,7 @@ def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
         words.pop()  # "by removing": a preposition whose object was cut off
         _drop_dangling(words)
     if not ellipsis:  # a title shows its cut with "…"; a made-up headline must read as whole
+        mend(words, text[len(" ".join(words)) + 1 :], _drop_dangling)
         _drop_adjectives(words)
         _drop_open_halves(words, text[len(" ".join(words)) :].split(" ", 2)[1:2])
     while len(words) > 1 and words[-1].count("[") + words[-1].count("(") > words[-1].count("]") + words[

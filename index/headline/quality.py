@@ -14,7 +14,8 @@ STOP_ENDINGS = frozenset(
         "a an the of and or for with in on to by from as at via that which its their our is are be into "
         "over under between using while where when both either not than this these such each any whose "
         "who can through based without within across including toward towards against among per but nor "
-        "so if has have had how what why whether namely like unlike versus vs upon onto along",
+        "so if has have had how what why whether namely like unlike versus vs upon onto along before after "
+        "until unless whereas because since during",
     )
 )
 # Adjectives that need their noun: a headline ending on one lost the thing it was about.
@@ -91,7 +92,7 @@ def acronym_only(line: str) -> bool:
     if match is None:
         return False
     label, body = match.groups()
-    capitals = sum(c.isupper() or c.isdigit() for c in label)
+    capitals = sum(map(str.isupper, label)) + sum(map(str.isdigit, label))  # map: no per-letter frame
     if " " in label or capitals < 2:
         return False
     words = body.split()

@@ -96,7 +96,7 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     if not _printable(text) or "  " in text or text[:1] == " " or text[-1:] == " ":
         text = sanitize(text)  # already clean when it comes from render.to_plain, the usual caller
     text = fold_ligatures(text)
-    if "emph" in text or "textbf" in text or "textit" in text:
+    if "emph" in text or ("text" in text and ("textbf" in text or "textit" in text)):  # "text" is found early
         text = LATEX_LEFTOVER.sub("", text)  # "\emphGaussian" rendered without its macro: "emphGaussian"
     if not text.strip(JUNK):
         return UNTITLED

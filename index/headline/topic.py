@@ -151,7 +151,8 @@ def is_generic(gist: str) -> bool:
         return False
     end = _HEAD_END.search(gist)
     head = gist[: end.start()] if end is not None else gist
-    return len(gist.split()) <= 3 or sum(word.lower() not in _GENERIC for word in head.split()[:10]) < 2
+    words = head.split()[:10]
+    return len(gist.split()) <= 3 or len(words) - sum(map(_GENERIC.__contains__, map(str.lower, words))) < 2
 
 
 def about(first_sentence: str, gist: str) -> str:

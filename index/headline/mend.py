@@ -1,0 +1,87 @@
+"""Mending a cut that broke a phrase: a relative clause without its verb, a modifier without its noun."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+# "approach in which models [... are constructed]": a clause whose verb the cut lost says nothing.
+_CLAUSE_OPENERS = ("where", "whereby", "whose", "wherein")
+_CLAUSE_PREPOSITIONS = ("in", "by", "with", "through", "under", "for", "on")
+_OPEN_CLAUSE = re.compile(
+    rf" (?:(?:{'|'.join(_CLAUSE_PREPOSITIONS)}) which \S+|(?:{'|'.join(_CLAUSE_OPENERS)})(?: \S+){{1,2}})$"
+)
+# A word followed by a lower-case content word in the text is its modifier ("joint false-negative
+# [guarantees]"); adjectival endings tell a modifier from a head noun without a dictionary.
+_MODIFIER_ENDINGS = ("ive", "ic", "ous", "ful")
+# Words after which the next is never the noun a modifier was for: function words and verbs' helpers.
+_FUNCTION = frozenset(
+    re.findall(
+        r"\S+",
+        "a an the of and or for with in on to by from as at via that which is are be was were has have can "
+        "into over under between using while where when than but nor so if its their our this these such",
+    )
+)
+
+# A pair whose second half the cut would lose: "between A [and B]", "both A [and B]", "from A [to B]".
+_OPEN_PAIR = re.compile(r"\b(?:between|both|either|neither|whether|not (?:as|only|just|merely))\b")
+
+
+def first_question(text: str, max_len: int) -> str:
+    """The first of two questions joined by a dash or a semicolon, when it alone fits: "" otherwise."""
+    for mark in ("–", "—", " - ", "; "):
+        at = text.find(mark)
+        if 20 <= at < max_len:
+            return text[:at].rstrip(" ,;:") + "?"
+    return ""
+
+
+def open_pair(tail: str) -> bool:
+    """ "between A [and B]" with no second half yet; "between A and B" is whole, "not as X but as Y" too."""
+    pairs = list(_OPEN_PAIR.finditer(tail))
+    if not pairs:
+        return False
+    pair = pairs[-1]
+    closing = " but " if pair.group(0).startswith("not") else (" and ", " or ", " nor ")
+    return not any(word in tail[pair.end() :] for word in closing)
+
+
+def open_clause(kept: str) -> bool:
+    """Whether a cut ends a word or two into a relative clause ("approach in which models [are ...]")."""
+    return _OPEN_CLAUSE.search(kept, max(0, len(kept) - 60)) is not None
+
+
+def mend(words: list[str], rest: str, drop: Callable[[list[str]], None]) -> None:
+    """Drop the half-said end of a cut: a relative clause without its verb, a modifier without its noun.
+
+    Args:
+        words: the words the cut kept, changed in place.
+        rest: the text that followed the cut.
+        drop: the caller's `words -> None` that drops function words left at the end.
+    """
+    following = rest.split(" ", 1)[0]
+    if not following:
+        return
+    for back in range(len(words) - 1, max(2, len(words) - 4), -1):
+        word = words[back].lower()
+        opener = word in _CLAUSE_OPENERS or (
+            word == "which" and words[back - 1].lower() in _CLAUSE_PREPOSITIONS
+        )
+        if opener:  # "approach in which models": the clause goes whole
+            del words[back - (word == "which") :]
+            drop(words)
+            return
+    last = words[-1]
+    modifier = (
+        following.isalpha()
+        and following.islower()
+        and following not in _FUNCTION
+        and last.lower().endswith(_MODIFIER_ENDINGS)
+        and ("-" in last or "/" in last)
+    )
+    if modifier and len(words) > 5:  # "achieving joint false-positive/false-negative [guarantees]"
+        for back in range(len(words) - 2, len(words) - 4, -1):
+            if words[back].endswith("ing") and words[back].islower():
+                del words[back:]  # the participle's object lost its noun: the participle goes with it
+                drop(words)
+                return
