@@ -25,7 +25,7 @@ _WORDY = {
     " takes advantage of ": " exploits ",
     " with respect to ": " w.r.t. ",
     " as well as ": " and ",
-    " in the presence of ": " under ",
+    " in presence of ": " under ",  # "in the presence of", its article already dropped
     " multiple ": " many ",
     " to handle ": " for ",
     " to address ": " for ",
@@ -56,6 +56,7 @@ _ABBREVIATIONS = {
     "deep neural network": "DNN",
     "neural network": "NN",
 }
+ABBREVIATIONS = _ABBREVIATIONS  # what a headline may say in letters without spelling it out
 # "dataset to investigate the interplay ...": a resource is on its subject, in fewer words.
 _STUDIES = re.compile(
     r"(?<![\w-])(dataset|corpus|study|testbed|suite) (?:to|for) (?:investigate|investigating|study|studying|"
@@ -163,7 +164,7 @@ _GRADING = frozenset(
         "generic general novel new better improved superior strong stronger versatile elegant intuitive "
         "straightforward principled systematic comprehensive extensive rigorous careful effectively "
         "efficiently explicitly adaptively automatically successfully jointly simultaneously significantly "
-        "substantially",
+        "substantially arbitrary",
     )
 )
 

@@ -11,7 +11,7 @@ from index.headline.condense import condense
 from index.headline.fit import capitalize
 from index.headline.phrase import gerund
 from index.headline.quality import generic
-from index.headline.topic import expansion_of
+from index.headline.topic import expansion_of, is_generic
 
 # "We extend this line of work ..., by showing X": what "this" points back to is not on the line; X is.
 BACK_REFERENCE = re.compile(r"(?:this|these|those|such|our|their)\s", re.IGNORECASE)
@@ -173,8 +173,16 @@ def named_contribution(
                 long = len(name) + len(condense(what)) > _ROOM and not what.startswith("which ")
                 if long and _SAYS_HOW.search(does) and not generic(condense(object_of(does))):
                     return short.group(1), name, does  # "called Composite ... (CAA)": room for what it does
+            if _PARTS.match(what) and claim and not is_generic(kind := condense(object_of(rest))):
+                what = kind  # "a model stealing method termed X, which consists of ...": the kind says more
             return capitalize(name), "", what
     return None
+
+
+# "X, which consists of two modules": how it is built, which says less than the kind of thing it is.
+_PARTS = re.compile(
+    r"which (?:consists|comprises|contains|includes|is composed|is built|is based|builds on)\b"
+)
 
 
 def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
@@ -224,7 +232,19 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
         description = "+" + rest[end:].strip()
     elif not description and _MODIFIES.match(rest, end):
         return None  # "the first probably approximately correct (PAC) bound": the name of a kind, not a name
+    renamed = _RENAMED.match(description) if description[:1] == "+" else None
+    if renamed is not None and _COINED.match(renamed.group(2)):  # "a (DRL) framework named DeepWeave to ..."
+        kind = f"{' and '.join(labels)} {renamed.group(1)}"
+        return renamed.group(2), "", f"a {kind}{description[renamed.end() :]}"
     return " and ".join(labels), " and ".join(expansions), description
+
+
+# "Deep Reinforcement Learning (DRL) framework named DeepWeave": the acronym is the field the framework is
+# in, and the name it is given is the contribution's.
+_RENAMED = re.compile(
+    r"\+((?:framework|method|model|approach|algorithm|architecture|network|system|technique)s?),?\s+"
+    r"(?:named|called|termed|dubbed|coined)\s+(" + _NAME + r")(?=[\s,.;]|$)"
+)
 
 
 def _description(text: str, start: int) -> str:
@@ -263,6 +283,18 @@ def object_of(text: str) -> str:
         ):  # "X, which learns Y": what X does is the gist, kept as "X that learns Y"
             text = f"{text[: cut.start()]} that {text[cut.end() :]}"
         cut = _CLAUSE_END.search(text, cut.end(), 400)  # "to disentangle and quantify X": one phrase
-    if cut is None or len(text[: cut.start()].split()) < 4:
+    if cut is None:
         return text
-    return text[: cut.start()]
+    words = len(text[: cut.start()].split())
+    second = _SECOND_THING.match(text, cut.start()) if words < 5 else None
+    if second is not None and words - (text[:2] in ("a ", "an") or text[:4] == "the ") < 4:
+        return f"{text[: cut.start()]} and {text[second.end() :]}"  # "a condition and prove a theory": both
+    return text if words < 4 else text[: cut.start()]
+
+
+# "propose X and prove a theory for Y": a short X and the second thing given make the contribution, where
+# "and prove that ..." is a finding about X (the clause then stays as it is).
+_SECOND_THING = re.compile(
+    r",?\s+and\s+(?:prove|derive|provide|develop|give|present|propose|introduce|establish|design|construct)\s+"
+    r"(?=(?:a|an|new|several|two|three|efficient|[a-z]+-)\s)(?:an?\s+)?(?!(?:way|method)\s+to\b)"
+)

@@ -10,6 +10,7 @@ from index.headline.condense import condense, without_claimant
 from index.headline.fit import JUNK, UNTITLED, capitalize, fit
 from index.headline.naming import BACK_REFERENCE, named_contribution, object_of
 from index.headline.phrase import as_headline, base_form, gerund, third_person
+from index.headline.purpose import for_what, without_frame
 from index.headline.quality import (
     LATEX_LEFTOVER,
     acronym_only,
@@ -18,6 +19,7 @@ from index.headline.quality import (
     generic,
     normalize,
 )
+from index.headline.spelled import CAPITALS, spelled_out
 from index.headline.topic import about, is_generic, topic
 from index.render.abstract import to_plain
 from index.render.sanitize import sanitize
@@ -110,9 +112,13 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     names = named_contribution(text, sentences, claims, best)
     gist = _gist(sentences, best)
     if names:
-        return _finish(_named(names, sentences, gist, max_len), max_len)
+        return _finish(_named(names, sentences, gist, max_len), max_len, text)
     line = as_headline(without_claimant(about(sentences[0], as_headline(condense(gist)))))
-    return _finish(fit(capitalize(line), max_len, ellipsis=False), max_len)
+    line = without_frame(line, max_len) or line
+    line = for_what(line, max_len) or line
+    line = fit(capitalize(line), max_len, ellipsis=False)
+    roomy = len(line) < max_len - 3 and CAPITALS.search(line)  # "AU" spelled out takes 4 characters more
+    return _finish(spelled_out(line, text, max_len) if roomy else line, max_len, text)
 
 
 def _printable(text: str) -> bool:
@@ -122,10 +128,24 @@ def _printable(text: str) -> bool:
     return text.isprintable()
 
 
-def _finish(line: str, max_len: int) -> str:
+def _finish(line: str, max_len: int, text: str) -> str:
     """The line in NFKC without extraction debris; refitted in the rare case that made it longer."""
+    if '"' in line and line.count('"') % 2:
+        line = _close_quote(line, text)
     line = normalize(line)
     return line if len(line) <= max_len else fit(line, max_len, ellipsis=False)
+
+
+def _close_quote(line: str, text: str) -> str:
+    """'namely "Learning from a Learner': the quote the abstract closes right there, else no quote at all.
+
+    Trimming strips a closing quote as edge punctuation; half a quotation reads as a cut.
+    """
+    opening = line.rfind('"')
+    quoted = line[opening:]
+    if opening > 0 and len(quoted) > 3 and f'{quoted}"' in text:
+        return f'{line}"'
+    return line.replace('"', "")
 
 
 def _named(names: tuple[str, str, str], sentences: list[str], gist: str, max_len: int) -> str:
@@ -183,17 +203,24 @@ def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, ma
         spelled_out = expansion and len(body.split()) <= len(expansion.split()) + 1  # cheap before exact
         if not expansion and "-" in label:
             body = _spelled_in_label(label, body)  # "List-GRPO: ... Group Relative Policy Optimization"
+        pointer = _POINTS_BACK.search(body) if _POINTER.search(body) else None
+        if pointer is not None and pointer.start() >= 8:  # "approach taking advantages of both types"
+            body = body[: pointer.start()].rstrip(" ,")
         vague = (
             is_generic(body) or acronym_only(f"{label}: {body}") or _BARE_KIND.search(body) is not None
             if not expansion
-            else spelled_out and acronym_only(f"{label}: {body}")
-        )
+            else spelled_out and (acronym_only(f"{label}: {body}") or _SAYS.search(body) is None)
+        ) or (pointer is not None and pointer.start() >= 8)
         if body and vague:
             field = topic(sentences[0])
             if not field or (len(field) > 32 and len(label) + len(body) + len(field) > max_len):
                 field = topic(sentences[0], short=True)  # "... for FGVC with MLLMs": the field, abbreviated
+            field = field.split(" for ", 1)[-1]  # "classical approaches for approximate inference"
             if field and field.lower() not in body.lower():
-                body = f"{body} for {field if field[1:2].isupper() else _lower_first(field)}"
+                field = field if field[1:2].isupper() else _lower_first(field)
+                crowded_out = expansion and len(label) + len(body) + len(field) + 7 > max_len
+                kind = _KIND_AT_END.search(body) if crowded_out else None
+                body = f"{kind.group(0)} for {field}" if kind is not None else f"{body} for {field}"
         line = fit(f"{label}: {body}" if body else label, max_len, ellipsis=False)
         usable = len(bodies) == 1 or not (ends_dangling(line) or generic(line) or acronym_only(line))
         if usable and first and crowded and first_usable:  # without the expansion: if it says more of what
@@ -207,6 +234,21 @@ def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, ma
 
 # "uncertainty-aware listwise GRPO framework": a kind of thing with nothing about what it is for.
 _BARE_KIND = re.compile(r"^[^,;:]{0,60}\b(?:framework|method|approach|algorithm|model|system)$")
+# "..., taking advantages of both types of approaches", "... to solve them": a clause about what the line
+# does not show says nothing; the field the paper works in says more in its place.
+_POINTS_BACK = re.compile(
+    r"[ ,](?:to|for|taking|exploiting|that|which|addressing|solving|tackling|overcoming)\s(?:[\w-]+\s){0,3}?"
+    r"(?:this|these|those|them|such|both types of)\b[^,;:]*$"
+)
+_POINTER = re.compile(r" (?:th(?:is|ese|ose|em)|such|both types)\b")  # from a literal: cheap, tried first
+# A body that says what the named thing does or is for ("... for X", "... that learns X").
+_SAYS = re.compile(r"\b(?:that|which|for|to|by|via|with|on|in)\b")
+# "Relation and Sensitivity aware [representation learning method]": the kind of thing a spelled-out name
+# is, kept when the name leaves no room for the field it works in ("RaSa: ... method for person search").
+_KIND_AT_END = re.compile(
+    r"(?<![\w-])(?:[a-z][a-z-]+ ){0,2}(?:framework|method|approach|algorithm|model|system|network|"
+    r"architecture|technique|scheme|strategy|module|loss)$"
+)
 _TITLE_RUN = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+){2,5}\b")
 
 

@@ -1,0 +1,66 @@
+"""What a line too long for all it says keeps: the task a contribution is for, not what frames it."""
+
+from __future__ import annotations
+
+import re
+
+# "RL algorithms with sublinear regret and zero violation for non-stationary CMDPs": the kind of thing,
+# then how good it is, then what it is for. Fitting keeps the prefix and loses the task; the task says more
+# than the qualities, so the line is said as "RL algorithms for non-stationary CMDPs" instead.
+_KINDS = frozenset(
+    re.findall(
+        r"\S+",
+        "algorithm algorithms method methods framework frameworks model models approach approaches technique "
+        "techniques network networks system systems scheme schemes strategy strategies procedure procedures "
+        "estimator estimators architecture architectures solver solvers",
+    )
+)
+# How good or how built a thing is, after its kind: from a literal space, so the engine jumps to candidates.
+_QUALIFIED = re.compile(r" (?:with|that|which|achieving|having|based|under|using) ")
+_NOT_A_TASK = re.compile(
+    r"(?:this|these|those|such|each|all|any|both|other|it|them|the first|example|instance|free)\b"
+)
+
+
+def for_what(line: str, max_len: int) -> str:
+    """The line without the qualities between its kind and its "for" task, when the whole does not fit.
+
+    Empty when the line fits, or has no kind qualified before a "for": then fitting it as it is is best. A
+    bare kind ("algorithm that leverages X to design a policy for Y") is left whole: Y may be the policy's.
+    """
+    if len(line) <= max_len:
+        return ""
+    task = line.find(" for ", 10, 210)
+    if task < 0 or len(line) - task < 11:
+        return ""
+    for quality in _QUALIFIED.finditer(line, 3, min(task, 85)):
+        space = line.rfind(" ", 0, quality.start())
+        if space > 0 and line[space + 1 : quality.start()].rstrip(",") in _KINDS:
+            if not 5 < task - quality.end() < 125 or _NOT_A_TASK.match(line, task + 5) is not None:
+                return ""
+            if ";" in line[:task] or ":" in line[:task] or "(" in line[:task]:
+                return ""  # a list, a label or an aside: the "for" may belong to any part of it
+            return line[: quality.start()].rstrip(",") + line[task:]
+    return ""
+
+
+# "Series of learning algorithms and theoretical guarantees for ...": the collective noun counts what the
+# paper gives and "idea of", "arguments for" frame it; what is given is the rest. Dropped only when the
+# line does not fit, where the room goes to what the things are for.
+_FRAME = re.compile(
+    r"^(?:(?:a|an|the)\s+)?(?:(?:whole|new|broad|large|rich|general)\s+)?(?:series|class|family|set|"
+    r"collection|variety|range|suite|number|idea|notion|arguments?)\s+(?:of|for)\s+(?:(?:a|an|the)\s+)?"
+    r"(?=[\w-]{3,}\s+\S)"
+)
+
+
+def without_frame(line: str, max_len: int) -> str:
+    """The line without a leading "series of" or "the idea of", when the whole does not fit; else empty."""
+    if len(line) <= max_len or (line.find(" of ", 0, 40) < 0 and line.find(" for ", 0, 40) < 0):
+        return ""  # two str scans of the start skip the pattern for nearly every line
+    match = _FRAME.match(line)
+    if match is None:
+        return ""
+    rest = line[match.end() :]  # "class of f-divergences": "f-divergences", capitalized as any headline
+    again = _FRAME.match(rest) if len(rest) > max_len else None  # "arguments for a family of models"
+    return rest if again is None else rest[again.end() :]
