@@ -3,28 +3,36 @@
 Writing a segment's postings asks, for every posting, the length of that document's field, to keep the
 shortest and longest per block for BM25's bounds. Whoosh reads it through the length column's file reader:
 a seek, a read, a struct unpack and a table lookup per posting, a quarter of a full build's commit. The column
-is one byte per document, so reading it whole once and indexing a bytes object gives the same numbers. And
-the posting pool type-checks every posting it is given; ours come from our own schema, so it only counts.
-Each posting also went through three generators on its way in (`add_document`) and one `add_posting` call on
-its way out (`add_postings`); both now work a field, or a term, at a time. Together that took a 1k-paper
-update's Whoosh work from ~1.2 s to ~0.85 s of CPU (a full build writes its postings the same way).
+is one byte per document, so reading it whole once and indexing a bytes object gives the same numbers.
+Each posting also went through three generators on its way in (`add_document`), a 5-tuple in a pool that
+sorted all of them at commit, and one `add_posting` call and a dozen per block on its way out. Now a
+document's words go into the pool grouped by term (`_Pool`: a commit sorts terms, not postings) and each
+term is written by one call (termwrite.py). A 1k-paper update's Whoosh work went from ~1.2 s to ~0.85 s of
+CPU with the first two, then to ~0.55 s with the grouped pool and the term writer; a full build's commit,
+the same code, takes half as long. The segment files are byte for byte Whoosh's own (a test compares them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from array import array
+from collections.abc import Callable, Iterable
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
-from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3FieldWriter, _lenfield
+from whoosh import formats
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, _lenfield
+from whoosh.system import pack_uint
 from whoosh.util.numeric import byte_to_length
 from whoosh.writing import PostingPool, SegmentWriter
 
-from index.search.schema import WordAnalyzer, WordPositions
+from index.search import termwrite
+from index.search.schema import SINGLE_POSITION, WordAnalyzer, WordPositions
 
 _Posting = tuple[str, bytes, int, float, bytes | None]
 """(field name, term bytes, document number, weight, value bytes), sorted, as the posting pool yields them."""
+_WORD_FORMATS = (WordPositions, formats.Frequency)
+"""The formats whose postings `FastSegmentWriter` makes from `WordAnalyzer.positions` itself."""
 _LENGTHS = [None] + [byte_to_length(code) for code in range(1, 256)]
 """What each stored length byte decodes to; a 0 byte is "no length", which Whoosh reports as None."""
 
@@ -50,10 +58,54 @@ class _Lengths:
         return length
 
 
+class _Field:
+    """One field's postings in the pool, by term, in arrays the garbage collector does not walk.
+
+    A term's postings are (document number, weight, code) triples of doubles (exact for both numbers). The
+    code stands for the value bytes: -n is the n-th value the field stored (from 1), n >= 0 is `code_value(n)`
+    (a single position's shared encoding, a frequency). Kept as a list of tuples per term, the postings of a
+    full build's half (~3M) were walked by every full collection, and the ~100k growing lists set off one
+    every 25% of growth: ~0.6 s of collections per 9k papers, which ate what grouping saved.
+    """
+
+    __slots__ = ("code_value", "terms", "values")
+
+    def __init__(self, code_value: Callable[[int], bytes] | None) -> None:
+        self.terms: dict[Any, array[float]] = {}
+        self.values: list[bytes | None] = []
+        self.code_value = code_value
+
+    def columns(self, rows: array[float]) -> tuple[list[int], list[float], list[bytes | None]]:
+        """A term's document numbers, weights and values (the very objects that were added)."""
+        values, code_value = self.values, self.code_value
+        codes = [int(code) for code in rows[2::3]]
+        return (
+            [int(docnum) for docnum in rows[0::3]],
+            rows[1::3].tolist(),
+            [values[-1 - code] if code < 0 else code_value(code) for code in codes],  # type: ignore[misc]
+        )
+
+
 class _Pool(PostingPool):  # type: ignore[misc]
-    """`PostingPool.add` without its per-posting asserts; the same size estimate, so the same runs spill."""
+    """A posting pool that keeps our postings grouped by field and term: a commit sorts terms, not postings.
+
+    Whoosh's pool holds one (field, term, docnum, weight, value) tuple per posting and sorts them all when
+    the segment is written; `add_postings` then groups them back by field and term. Our `add_document`
+    numbers documents in order, so each term's postings arrive sorted: kept per term (`_Field`), only the
+    ~10k terms of a 1k-paper update (not its ~110k postings) are sorted, and no 5-tuple is made, filtered or
+    unzipped per posting. The order, so the segment's bytes, are the same. `add` (Whoosh's merges of small
+    segments, a schema our `add_document` leaves to Whoosh) still takes tuples; when it was used, or a run
+    was spilled, the pool goes back to Whoosh's sorted tuples (`iter_postings`), the grouped ones made tuples.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.grouped: dict[str, _Field] = {}
+        self.words: dict[str, _Field] = {}
+        """Fields whose terms are kept as the analyzer's strings (hashed once, not encoded per posting)."""
 
     def add(self, item: tuple[str, bytes, int, float, bytes | None]) -> None:
+        """`PostingPool.add` without its per-posting asserts (the same size estimate)."""
         fieldname, text, _docnum, _weight, value = item
         self.fieldnames.add(fieldname)
         # PostingPool's estimate of the tuple's memory, term by term summed into one constant.
@@ -62,20 +114,65 @@ class _Pool(PostingPool):  # type: ignore[misc]
             self.save()
         self.current.append(item)
 
-    def add_field(self, fieldname: str, rows: Sequence[_Posting]) -> None:
-        """`add` for each of one field's postings; one `extend` when they all fit (no run spills between
-        them, so the pool ends the same)."""
-        values = [row[4] for row in rows]
-        size = len(rows) * (150 + len(fieldname)) + 2 * sum([len(row[1]) for row in rows])
-        size += sum([len(value) for value in values if value])
-        if self.currentsize + size > self.limit:
-            for row in rows:
-                self.add(row)
-            return
-        if rows:
+    def terms_of(self, fieldname: str) -> _Field:
+        """The postings of `fieldname` by term bytes, to add one document's postings to (then `grew`)."""
+        field = self.grouped.get(fieldname)
+        if field is None:
+            field = self.grouped[fieldname] = _Field(None)
             self.fieldnames.add(fieldname)
+        return field
+
+    def words_of(self, fieldname: str, code_value: Callable[[int], bytes]) -> _Field:
+        """`terms_of` by term text: a term first added here must be checked to encode (`encode("utf-8")`)."""
+        field = self.words.get(fieldname)
+        if field is None:
+            field = self.words[fieldname] = _Field(code_value)
+            self.fieldnames.add(fieldname)
+        return field
+
+    def grew(self, size: int) -> None:
+        """Count `size` more (PostingPool's estimate); past the limit, everything held becomes a run."""
         self.currentsize += size
-        self.current.extend(rows)
+        if self.currentsize > self.limit:
+            self.save()
+
+    def save(self) -> None:
+        self._ungroup()
+        super().save()
+
+    def iter_postings(self) -> Any:
+        self._ungroup()
+        return super().iter_postings()
+
+    def take_grouped(self) -> list[tuple[str, _Field, list[tuple[bytes, array[float]]]]] | None:
+        """Each field's terms in Whoosh's order (fields by name, terms by bytes) with their postings, if the
+        grouped ones are all there is (no tuples added, no run spilled, no field both ways), else None."""
+        if self.current or self.runs or self.words.keys() & self.grouped.keys():
+            return None
+        fields: list[tuple[str, _Field, list[tuple[bytes, array[float]]]]] = []
+        for fieldname in sorted(self.grouped.keys() | self.words.keys()):
+            if fieldname in self.words:
+                field = self.words[fieldname]
+                # Code point order is UTF-8 byte order: the strings sort as their bytes would.
+                terms = [(text.encode("utf-8"), field.terms[text]) for text in sorted(field.terms)]
+            else:
+                field = self.grouped[fieldname]
+                terms = [(text, field.terms[text]) for text in sorted(field.terms)]
+            if terms:  # (a field of documents without a word here: Whoosh never starts it)
+                fields.append((fieldname, field, terms))
+        self.grouped, self.words = {}, {}
+        return fields
+
+    def _ungroup(self) -> None:
+        """Move the grouped postings into `current` as Whoosh's tuples (any order: runs are sorted)."""
+        current = self.current
+        for fieldname, field in [*self.grouped.items(), *self.words.items()]:
+            for text, rows in field.terms.items():
+                btext = text.encode("utf-8") if isinstance(text, str) else text
+                current.extend(
+                    [(fieldname, btext, *posting) for posting in zip(*field.columns(rows), strict=True)]
+                )
+        self.grouped, self.words = {}, {}
 
 
 class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
@@ -96,10 +193,9 @@ class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
         )
 
     def add_document(self, **fields: Any) -> None:
-        """`SegmentWriter.add_document`, with each `WordPositions` field's postings made in one comprehension
-        from the analyzer's positions, not by three generators stepping once per posting (the same tuples:
-        `WordPositions.word_values`, `FieldType.index` and Whoosh's loop, folded; a test compares the
-        segments)."""
+        """`SegmentWriter.add_document`, with each `WordPositions` field's postings made in one loop from the
+        analyzer's positions, not by three generators stepping once per posting, and kept by term in the
+        pool (`_Pool`)."""
         if not self._plain_schema:
             super().add_document(**fields)
             return
@@ -122,26 +218,17 @@ class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
                     fieldboost = self._field_boost(fields, fieldname, docboost)
                     fmt = field.format
                     if (
-                        type(fmt) is WordPositions
+                        type(fmt) in _WORD_FORMATS
                         and type(field.analyzer) is WordAnalyzer
                         and type(value) is str
                     ):
                         found = field.analyzer.positions(value)
-                        boost, encode = fmt.field_boost, fmt.encode
-                        # The weight as Whoosh computes it: (count * format boost) * field boost, in order.
-                        rows = [
-                            (
-                                fieldname,
-                                text.encode("utf-8"),
-                                docnum,
-                                float(len(at)) * boost * fieldboost,
-                                encode(at),
-                            )
-                            for text, at in found.items()
-                        ]
                         if field.scorable:
                             length = sum(map(len, found.values()))
-                        self.pool.add_field(fieldname, rows)
+                        if type(fmt) is WordPositions:
+                            self._add_positions(fieldname, found, fmt, fieldboost, docnum)
+                        else:
+                            self._add_frequencies(fieldname, found, fmt.field_boost, fieldboost, docnum)
                     else:
                         length = self._index_slowly(field, fieldname, value, fieldboost, docnum)
                 customval = fields.get(f"_stored_{fieldname}", value)
@@ -156,68 +243,136 @@ class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
         self._added = True
         self.docnum += 1
 
-    def _index_slowly(self, field: Any, fieldname: str, value: Any, fieldboost: float, docnum: int) -> int:
+    def _add_positions(
+        self,
+        fieldname: str,
+        found: dict[str, list[int]],
+        fmt: WordPositions,
+        fieldboost: float,
+        docnum: int,
+    ) -> None:
+        """One document's postings of a `WordPositions` field into the grouped pool: the values of
+        `WordPositions.word_values`, `FieldType.index` and Whoosh's loop, folded (a test compares
+        segments)."""
+        boost, encode, single = fmt.field_boost, fmt.encode, SINGLE_POSITION
+        # The weight as Whoosh computes it: (count * format boost) * field boost, in that order.
+        once = 1.0 * boost * fieldboost
+        field = self.pool.words_of(fieldname, _single_position)
+        terms, values = field.terms, field.values
+        size = len(found) * (150 + len(fieldname))
+        for text, at in found.items():
+            rows = terms.get(text)
+            if rows is None:
+                text.encode("utf-8")  # a word that cannot be a term fails here, as it did in Whoosh's loop
+                rows = terms[text] = array("d")
+            if len(at) == 1:  # most words: their encoding is kept by position (`WordPositions.encode`)
+                value = single.get(at[0]) or encode(at)
+                rows.extend((docnum, once, at[0]))
+            else:
+                value = encode(at)
+                values.append(value)
+                rows.extend((docnum, float(len(at)) * boost * fieldboost, -len(values)))
+            size += 2 * len(text) + len(value)
+        self.pool.grew(size)
+
+    def _add_frequencies(
+        self, fieldname: str, found: dict[str, list[int]], boost: float, fieldboost: float, docnum: int
+    ) -> None:
+        """One document's postings of a `Frequency` field (venue, status, source): the values of
+        `Frequency.word_values`, `FieldType.index` and Whoosh's loop (the weight: the tokens' boosts, each
+        1.0, summed, times the format's boost, times the field's; the value: the count, packed)."""
+        terms = self.pool.words_of(fieldname, pack_uint).terms
+        size = 0
+        for text, at in found.items():
+            rows = terms.get(text)
+            if rows is None:
+                text.encode("utf-8")  # (as in `_add_positions`)
+                rows = terms[text] = array("d")
+            rows.extend((docnum, float(len(at)) * boost * fieldboost, len(at)))
+            size += 154 + len(fieldname) + 2 * len(text)
+        self.pool.grew(size)
+
+    def _index_slowly(
+        self, field_type: Any, fieldname: str, value: Any, fieldboost: float, docnum: int
+    ) -> int:
         """Whoosh's own loop over `field.index(value)` for a field of another format; returns its length."""
         length = 0
-        add = self.pool.add
-        for tbytes, freq, weight, vbytes in field.index(value):
-            if field.scorable:
+        field = self.pool.terms_of(fieldname)
+        terms, values = field.terms, field.values
+        size = 0
+        for tbytes, freq, weight, vbytes in field_type.index(value):
+            if field_type.scorable:
                 length += freq
-            add((fieldname, tbytes, docnum, weight * fieldboost, vbytes))
+            rows = terms.get(tbytes)
+            if rows is None:
+                rows = terms[tbytes] = array("d")
+            values.append(vbytes)
+            rows.extend((docnum, weight * fieldboost, -len(values)))
+            size += 150 + len(fieldname) + 2 * len(tbytes) + (len(vbytes) if vbytes else 0)
+        self.pool.grew(size)
         return length
 
     def _flush_segment(self) -> None:
-        # SegmentWriter._flush_segment, with the per-document reader wrapped.
+        # SegmentWriter._flush_segment, with the per-document reader wrapped and the pool's terms written
+        # as they are grouped when they can be.
         self.perdocwriter.close()
         per_doc = self.per_document_reader() if self.codec.length_stats else None
         lengths = _Lengths(per_doc) if per_doc is not None else None
-        add_postings(self.fieldwriter, self.schema, lengths, self.pool.iter_postings())
+        grouped = self.pool.take_grouped() if termwrite.supported(self.fieldwriter) else None
+        if grouped is not None:
+            _write_grouped(self.fieldwriter, self.schema, lengths, grouped)
+        else:
+            add_postings(self.fieldwriter, self.schema, lengths, self.pool.iter_postings())
         self.fieldwriter.close()
         if per_doc is not None:
             per_doc.close()
 
 
+def _write_grouped(
+    fieldwriter: Any,
+    schema: Any,
+    lengths: _Lengths | None,
+    fields: list[tuple[str, _Field, list[tuple[bytes, array[float]]]]],
+) -> None:
+    """The pool's grouped postings (`_Pool.take_grouped`), one `TermWriter.add` per term."""
+    for fieldname, field, terms in fields:
+        fieldwriter.start_field(fieldname, schema[fieldname])
+        writer = termwrite.TermWriter(
+            fieldwriter, lengths.doc_field_length_reader(fieldname) if lengths else None
+        )
+        for btext, rows in terms:
+            writer.add(btext, *field.columns(rows))
+        writer.close()
+        fieldwriter.finish_field()
+
+
+def _single_position(position: int) -> bytes:
+    """The shared encoding of one position (`WordPositions.encode` made it when the posting was added)."""
+    return SINGLE_POSITION[position]
+
+
 def add_postings(fieldwriter: Any, schema: Any, lengths: Any, items: Iterable[_Posting]) -> None:
-    """`FieldWriter.add_postings` a term at a time instead of a posting at a time: the same calls to the W3
-    field writer (start_field, start_term, finish_term, finish_field) and the same blocks, but each block's
-    ids, weights, values and length bounds are filled by C loops, not by one `add_posting` per posting
-    (the sorted postings of a commit come from our own pool, so Whoosh's order and type checks add nothing).
+    """`FieldWriter.add_postings` a term at a time instead of a posting at a time: the same bytes in the same
+    files, each term written by one `TermWriter.add` (see termwrite.py) from its postings' columns, not by
+    one `add_posting` per posting and a dozen calls per block (the sorted postings of a commit come from our
+    own pool, so Whoosh's order and type checks add nothing).
 
     Half of writing a small segment (an update's 1k papers) was that per-posting path. Any other field
     writer goes through Whoosh's own method.
     """
-    if type(fieldwriter) is not W3FieldWriter:
+    if not termwrite.supported(fieldwriter):
         fieldwriter.add_postings(schema, lengths, items)
         return
     for fieldname, field_postings in groupby(items, key=itemgetter(0)):
         fieldwriter.start_field(fieldname, schema[fieldname])
-        length_of = lengths.doc_field_length_reader(fieldname) if lengths else None
+        terms = termwrite.TermWriter(
+            fieldwriter, lengths.doc_field_length_reader(fieldname) if lengths else None
+        )
         for btext, term_postings in groupby(field_postings, key=itemgetter(1)):
             # docnum -1 marks a spelling word, not a posting (Whoosh skips it before starting the term).
             rows = [row for row in term_postings if row[2] != -1]
             if rows:
-                fieldwriter.start_term(btext)
-                _fill_blocks(fieldwriter._postwriter, rows, length_of)
-                fieldwriter.finish_term()
+                _names, _texts, docnums, weights, values = zip(*rows, strict=True)
+                terms.add(btext, docnums, weights, values)
+        terms.close()
         fieldwriter.finish_field()
-
-
-def _fill_blocks(writer: Any, rows: list[_Posting], length_of: Callable[[int], int | None] | None) -> None:
-    """What `add_posting` for each of `rows` leaves in `writer`: full blocks written, the last one buffered
-    for `finish_postings` (which writes it, or inlines a single posting)."""
-    limit = writer._blocklimit
-    for start in range(0, len(rows), limit):
-        if start:
-            writer._write_block()
-        _names, _texts, docnums, weights, values = zip(*rows[start : start + limit], strict=True)
-        writer._ids.extend(docnums)
-        writer._weights.extend(weights)
-        writer._values.extend([value for value in values if value])
-        top = max(weights)
-        if top > 0:
-            writer._maxweight = top
-        if length_of is not None:
-            known = [length for length in map(length_of, docnums) if length]
-            if known:
-                writer._minlength = min(known)
-                writer._maxlength = max(known)

@@ -165,15 +165,15 @@ class WordPositions(formats.Positions):  # type: ignore[misc]
         # Most words occur once in a document: their encoding depends on one small number, so it is kept.
         if len(poslist) == 1:
             only = poslist[0]
-            found = _SINGLE_POSITION.get(only)
+            found = SINGLE_POSITION.get(only)
             if found is None:
-                found = _SINGLE_POSITION[only] = super().encode(poslist)
+                found = SINGLE_POSITION[only] = super().encode(poslist)
             return found
         encoded: bytes = super().encode(poslist)
         return encoded
 
 
-_SINGLE_POSITION: dict[int, bytes] = {}
+SINGLE_POSITION: dict[int, bytes] = {}
 """Positions.encode([p]) by p (a few thousand distinct positions at most: abstracts are short)."""
 
 

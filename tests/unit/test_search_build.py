@@ -74,15 +74,38 @@ def test_word_positions_and_the_fast_writer_write_what_whoosh_writes() -> None:
     for name in ("headline", "abstract", "authors"):
         assert isinstance(stock[name].format, WordPositions)
         stock[name].format = formats.Positions(field_boost=stock[name].format.field_boost)
-    written = []
-    for schema, writer_class in ((stock, SegmentWriter), (build_schema(), FastSegmentWriter)):
+    # Stock Positions against ours read back (the same postings), then Whoosh's writer against ours over our
+    # schema byte for byte (with stock Positions the pickled blocks differ only in pickle's memo of the
+    # position encodings WordPositions shares), also both with a pool small enough to spill sorted runs
+    # (postings read back from a run share no objects: another memo, so their own comparison).
+    runs = (
+        (stock, SegmentWriter, 16),
+        (build_schema(), SegmentWriter, 16),
+        (build_schema(), FastSegmentWriter, 16),
+        (build_schema(), SegmentWriter, 0.1),
+        (build_schema(), FastSegmentWriter, 0.1),
+    )
+    written, files, spills = [], [], []
+    for schema, writer_class, limit in runs:
         storage = RamStorage()
-        writer = writer_class(storage.create_index(schema), limitmb=16)
+        writer = writer_class(storage.create_index(schema), limitmb=limit, compound=False)
         for doc in docs:
             writer.add_document(**doc)
+        spills.append(len(writer.pool.runs))
         writer.commit()
         written.append(_everything(storage))
-    assert written[0] == written[1]
+        files.append(_segment_files(storage))
+    assert all(one == written[0] for one in written)
+    assert files[1] == files[2] and files[3] == files[4]
+    assert spills[2] == 0 and spills[4] > 1  # only the small pools wrote runs
+    assert {".pst", ".trm"} <= set(files[2])
+    assert max(stats[1] for _field, _text, stats, _postings in written[0][:-3]) > 128  # several blocks
+
+
+def _segment_files(storage: Any) -> dict[str, bytes]:
+    """The one segment's files by what follows the segment's (random) name: postings, terms, columns."""
+    segment = storage.open_index()._segments()[0].segment_id()
+    return {name[len(segment) :]: storage.files[name] for name in storage.list() if name.startswith(segment)}
 
 
 @pytest.mark.parametrize(
