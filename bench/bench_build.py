@@ -109,7 +109,9 @@ def probe_fts5_add(listing: Path, db: Path) -> dict[str, Any]:
 
 
 def probe_reader(listings: Path, index_dir: Path, data_dir: Path) -> dict[str, Any]:
-    """The reader headless (Textual run_test, 120x40): from before importing the library to first frame."""
+    """The reader headless (Textual run_test, 120x40): from before importing the library to the first frame
+    written to the terminal, the screen a user sees. `settled` is when the process went idle, after the search
+    warm-up the reader runs in a worker once that frame is out (Textual's `pilot.pause()` waits for that)."""
 
     async def measure() -> dict[str, Any]:
         start = time.perf_counter()
@@ -119,12 +121,20 @@ def probe_reader(listings: Path, index_dir: Path, data_dir: Path) -> dict[str, A
         library = Library.open([listings], index_dir=index_dir, data_dir=data_dir)
         assert library.index_ready, "the index was built just before; it should be current"
         app = make_app(library, debounce=0, mark_read_delay=0)
+        frames: list[float] = []
+        display = app._display
+
+        def first_frame(screen: Any, update: Any) -> None:
+            frames.append(time.perf_counter() - start)
+            display(screen, update)
+
+        app._display = first_frame  # type: ignore[method-assign]
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            seconds = time.perf_counter() - start
+            settled = time.perf_counter() - start
             listed = len(app.screen.paper_list.ids)  # type: ignore[attr-defined]
         library.close()
-        return {"seconds": seconds, "papers": listed, **_usage()}
+        return {"seconds": frames[0], "settled": settled, "papers": listed, **_usage()}
 
     return asyncio.run(measure())
 
@@ -248,12 +258,9 @@ def bench(corpus: Path, big: Path | None, big_papers: int, work: Path) -> None:
     line("full build", ours, run_probe("fts5-build", big, db), "peak RSS <= 2048 MB")
     data = work / "data"
     data.mkdir()
-    line(
-        "reader first screen",
-        run_probe("reader", big, ix, data),
-        run_probe("fts5-reader", db),
-        "<= 1.5 s, <= 800 MB",
-    )
+    reader = run_probe("reader", big, ix, data)
+    line("reader first screen", reader, run_probe("fts5-reader", db), "<= 1.5 s, <= 800 MB")
+    print(f"{'  (idle after the search warm-up)':<28} {reader['settled']:>8.2f} s", flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -283,7 +283,7 @@ class Library:
         """Read what the first search needs (see `SearchIndex.warm`), so the first keystroke does not wait."""
         index = self._ready_index()
         if index is not None:
-            index.warm()
+            index.warm(pause=0.01)  # between letters: the reader's UI thread keeps its turns
 
     def view(
         self,
