@@ -46,7 +46,11 @@ def run_reader(args: argparse.Namespace) -> int:
         from tui.app import make_app  # deferred: subcommands never pay for importing Textual
 
         app = make_app(
-            library, mark_read_delay=config.mark_read_delay, theme=config.theme, keymap=config.keymap
+            library,
+            mark_read_delay=config.mark_read_delay,
+            theme=config.theme,
+            keymap=config.keymap,
+            freeze_gc=True,
         )
         app.run()
     finally:

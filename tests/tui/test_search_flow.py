@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,21 @@ async def test_a_ready_index_is_warmed_at_start_and_a_building_one_is_not(
             assert building.index_ready and warmed == [True]  # built, then searched at once: no warming
     finally:
         building.close()
+
+
+async def test_the_papers_command_freezes_what_is_alive_once_search_is_warm(library: Library) -> None:
+    """Full collections scanning the library's long-lived objects were 90-100 ms pauses inside keystrokes;
+    `papers` (freeze_gc=True) freezes them after the warm-up, and a plain app (as in tests) does not."""
+    assert gc.get_freeze_count() == 0
+    async with reader(library).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert gc.get_freeze_count() == 0
+    try:
+        async with reader(library, freeze_gc=True).run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert gc.get_freeze_count() > 0
+            await pilot.press("slash", *"diffusion")
+            await settle(pilot)
+            assert list(browse(pilot.app).paper_list.ids) == list(library.search("diffusion").ids)
+    finally:
+        gc.unfreeze()

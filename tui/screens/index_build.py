@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -50,7 +51,7 @@ class IndexBuilder:
         if self._library.index_ready:  # after the first paint, which must not share the CPU with it
             self._host.call_after_refresh(
                 self._host.run_worker,
-                self._library.warm_search,
+                self._warm,
                 name="warm search",
                 group="index",
                 thread=True,
@@ -61,6 +62,13 @@ class IndexBuilder:
         self._host.run_worker(
             self._build, name="index build", group="index", exclusive=True, thread=True, exit_on_error=False
         )
+
+    def _warm(self) -> None:
+        """The warm-up worker; then, if the app asks (`PapersApp.freeze_gc`), what is alive now is frozen:
+        the long-lived library and index objects, which full collections would otherwise keep scanning."""
+        self._library.warm_search()
+        if getattr(self._host.app, "freeze_gc", False):
+            gc.freeze()
 
     def _build(self) -> None:
         """The worker, in its own thread: it reaches the UI only through `call_from_thread`."""
