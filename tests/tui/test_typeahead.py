@@ -6,11 +6,14 @@ each key and would hide the bug, so these tests post the keys themselves, as the
 
 from __future__ import annotations
 
+import pytest
 from textual import events
 
 from index.library import Library
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, reader
+from tui.typeahead import TypeAheadApp
+from tui.widgets.search_bar import SearchBar
 
 NAMES = {"/": "slash", "\r": "enter"}
 
@@ -79,3 +82,28 @@ async def test_a_key_after_quiet_searches_at_once_and_a_burst_searches_at_its_en
         await settle(pilot)
         assert screen.outcome.query == "graphs"
         assert list(screen.paper_list.ids) == list(library.view("graphs").ids)
+
+
+async def test_keys_held_for_a_query_wait_for_it_not_for_a_letter_searched_on_the_way(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A burst's first letter searches at once; its results may arrive while Enter is still being handled
+    (over ssh under load they did). They must not let the held "s" through into the query box."""
+
+    def slow_leave(bar: SearchBar, *, clear: bool) -> None:
+        if isinstance(bar.app, TypeAheadApp):
+            bar.app.hold_keys()
+        bar.leaving = True
+        bar.input.set_timer(0.3, lambda: bar._left(clear))  # the "d" results land first
+
+    monkeypatch.setattr(SearchBar, "_leave", slow_leave)
+    app = reader(library, debounce=0.1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for key in burst("/diffusion\rs"):
+            app.post_message(key)
+        await pilot.pause(0.6)
+        await settle(pilot)
+        screen = browse(app)
+        assert screen.search_bar.value == "diffusion"
+        assert library.starred_ids() == {screen.outcome.ids[0]}

@@ -177,9 +177,9 @@ class BrowseScreen(Screen[None]):
 
     def _apply(self, serial: int, outcome: results.View) -> None:
         if serial == self._serial and not outcome.waiting:
-            # Keys typed after leaving the search act on these results; a query waiting for the index keeps
-            # them held until it has really run (at most typeahead.HOLD_LIMIT).
-            self._release_keys()
+            # Keys typed after leaving the search act on these results (a Leave on its way releases them);
+            # a query waiting for the index keeps them held until it has really run (typeahead.HOLD_LIMIT).
+            self._release_keys(hold=self.search_bar.leaving)
         if serial != self._serial or self.similar is not None:
             return  # a newer search is on its way, or the list is showing similar papers
         # A query that waited for the index is new once it really runs: show its best hit, not paper one.
@@ -287,9 +287,9 @@ class BrowseScreen(Screen[None]):
         self.marking.dwell(None)  # typing a query is not reading the paper shown
         self.set_focus(self.search_bar.input)
 
-    def _release_keys(self) -> None:
+    def _release_keys(self, hold: bool = False) -> None:
         self._applied = self._serial
-        if isinstance(self.app, TypeAheadApp):
+        if isinstance(self.app, TypeAheadApp) and not hold:
             self.app.release_keys()
 
     def action_switch_pane(self) -> None:

@@ -57,6 +57,9 @@ class SearchBar(Vertical):
         self.debounce = debounce
         self._timer: Timer | None = None
         self._sent = float("-inf")  # when the last QueryChanged went
+        self.leaving = False
+        """Leave was pressed and its query not sent yet: keys held for it wait for that query's results, not
+        for those of a letter searched on the way (a burst "/diffusion⏎s" searches "d" at once)."""
 
     def compose(self) -> ComposeResult:
         yield Input(
@@ -123,9 +126,11 @@ class SearchBar(Vertical):
         """Hold later keys; read the query once the input has handled the letters queued before this key."""
         if isinstance(self.app, TypeAheadApp):
             self.app.hold_keys()
+        self.leaving = True
         self.input.call_later(self._left, clear)
 
     def _left(self, clear: bool) -> None:
+        self.leaving = False
         if self._timer is not None:
             self._timer.stop()  # the receiver searches for the query now; no debounced repeat
             self._timer = None
