@@ -100,35 +100,21 @@ class Profile:
         self.postings(searcher)  # a new generation forgets the answers
         known = self._answers.get(key)
         if known is None:
-            known = self._answers[key] = self._recommend(
-                searcher, key[0], texts, key_terms, ids_of, key[1], limit
+            made = self.seeds(searcher, key[0], texts, key_terms)
+            ranked = self.rank(
+                searcher,
+                [seed for _id, seed in made],
+                lambda docnums: [paper_id not in key[1] for paper_id in ids_of(docnums)],
+                limit,
             )
+            ids = ids_of([scored.docnum for scored in ranked])
+            known = self._answers[key] = [
+                ForYouHit(paper_id, scored.score, scored.words, made[scored.nearest][0])
+                for paper_id, scored in zip(ids, ranked, strict=True)
+            ]
             if len(self._answers) > ANSWERS_KEPT:
                 self._answers.popitem(last=False)
         return list(known)
-
-    def _recommend(
-        self,
-        searcher: Any,
-        seed_ids: Iterable[str],
-        texts: Callable[[str], tuple[str, str]],
-        key_terms: Callable[[Any, str, str, int], Sequence[KeyTerm]],
-        ids_of: Callable[[Sequence[int]], Sequence[str]],
-        exclude: AbstractSet[str],
-        limit: int,
-    ) -> list[ForYouHit]:
-        made = self.seeds(searcher, seed_ids, texts, key_terms)
-        ranked = self.rank(
-            searcher,
-            [seed for _id, seed in made],
-            lambda docnums: [paper_id not in exclude for paper_id in ids_of(docnums)],
-            limit,
-        )
-        ids = ids_of([scored.docnum for scored in ranked])
-        return [
-            ForYouHit(paper_id, scored.score, scored.words, made[scored.nearest][0])
-            for paper_id, scored in zip(ids, ranked, strict=True)
-        ]
 
     def seeds(
         self,

@@ -183,12 +183,12 @@ def test_the_same_question_is_answered_once_per_generation(
     """The reader's `4` filter and its per-row reasons ask the same for-you question in two workers."""
     opened = SearchIndex.open(tmp_path / "index")
     opened.rebuild(make_catalog(ROWS))
-    computed: list[frozenset[str]] = []
-    real = Profile._recommend
+    computed: list[int] = []  # the limit of each ranking really run
+    real = Profile.rank
     monkeypatch.setattr(
         Profile,
-        "_recommend",
-        lambda self, s, seeds, *rest: computed.append(seeds) or real(self, s, seeds, *rest),
+        "rank",
+        lambda self, s, seeds, keep, limit: computed.append(limit) or real(self, s, seeds, keep, limit),
     )
     first = opened.for_you({"bandit0"}, {"bandit1"}, limit=3)
     assert opened.for_you({"bandit0"}, {"bandit1"}, limit=3) == first and len(computed) == 1
