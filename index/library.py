@@ -279,11 +279,11 @@ class Library:
 
     # ---- views and search ---------------------------------------------------------------------------------
 
-    def warm_search(self) -> None:
+    def warm_search(self, pause: float = 0.0) -> None:
         """Read what the first search needs (see `SearchIndex.warm`), so the first keystroke does not wait."""
         index = self._ready_index()
         if index is not None:
-            index.warm(pause=0.01)  # between letters: the reader's UI thread keeps its turns
+            index.warm(pause)
 
     def view(
         self,

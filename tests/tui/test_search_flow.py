@@ -140,7 +140,9 @@ async def test_a_ready_index_is_warmed_at_start_and_a_building_one_is_not(
     the reader reads them in a worker as soon as it is up, and only from an index that is ready."""
     warmed: list[bool] = []
     real = Library.warm_search
-    monkeypatch.setattr(Library, "warm_search", lambda self: warmed.append(self.index_ready) or real(self))
+    monkeypatch.setattr(
+        Library, "warm_search", lambda self, **kw: warmed.append(self.index_ready) or real(self, **kw)
+    )
     app = reader(library)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from index.library import Library
 
 
+WARM_PAUSE = 0.01
+"""Seconds the warm-up sleeps between letters of the near-spelling tables: the UI thread keeps its turns."""
+
+
 class BuildCancelled(Exception):
     """Raised from the progress callback to stop an index build when the reader quits."""
 
@@ -66,7 +70,7 @@ class IndexBuilder:
     def _warm(self) -> None:
         """The warm-up worker; then, if the app asks (`PapersApp.freeze_gc`), what is alive now is frozen:
         the long-lived library and index objects, which full collections would otherwise keep scanning."""
-        self._library.warm_search()
+        self._library.warm_search(pause=WARM_PAUSE)
         if getattr(self._host.app, "freeze_gc", False):
             gc.freeze()
 
