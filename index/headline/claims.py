@@ -61,14 +61,23 @@ _SECONDARY = re.compile(
     r"[afmAFM](?<!\w[afmAFM])(?:lso|urther|dditionally|inally|oreover|LSO|URTHER|DDITIONALLY|INALLY|OREOVER)\b"
 )
 # "In this paper, we ..." and "Here, we ..." mark the sentence the authors chose to state the paper in.
-_MAIN = re.compile(r"^(?:In this (?:paper|work)|Here|This (?:position )?(?:paper|work))\b")
+_MAIN = re.compile(r"^(?:In th(?:is|e) (?:paper|work)|Here|This (?:position )?(?:paper|work))\b")
 FORMS = {verb + suffix: verb for verb in VERBS for suffix in ("", "s", "es", "d", "ed")}
 FORMS |= {"studies": "study", "studied": "study", "found": "find", "built": "build", "shown": "show"}
 # "..., proposing X", "by introducing X": the participle makes the claim.
 FORMS |= {verb[:-1] + "ing": verb for verb in ("propose", "introduce", "develop", "design", "derive")}
 FORMS |= {"presenting": "present", "developing": "develop", "designing": "design"}
 # Where a sentence states the paper itself, any verb after "we" makes the claim ("we relax ...").
-_OWN = ("this paper, ", "this work, ", "this study, ", "here, ", "this paper ", "this work ", "here ")
+_OWN = (
+    "this paper, ",
+    "this work, ",
+    "this study, ",
+    "here, ",
+    "this paper ",
+    "this work ",
+    "here ",
+    "the paper, ",
+)
 _NOT_CLAIMS = frozenset(
     re.findall(
         r"\S+", "are have can will would also were had may should do set aim seek try want attempt answer"

@@ -48,6 +48,16 @@ _ADDRESSES_IT = re.compile(
     r"handle|remedy|correct|remove|avoid)(?:e?s)?\s+(?:these|this|those|such|both|the above|all|them|it)\b"
     r"[^,;]{0,60}$"
 )
+# "a framework for X, particularly for Y": the narrower use is the one a reader looks for, and the comma
+# would end the headline before it.
+_NARROWER = re.compile(r",\s+(?:particularly|especially|notably|in particular)\s+(?=(?:for|in|on|to)\s)")
+# "the reasoning power of LLMs": the activity is what the headline needs; the word after it only measures.
+_MEASURE = re.compile(
+    r"\b(reasoning|representation|modeling|modelling|generalization|generation|understanding|planning) "
+    r"(?:power|capability|capabilities|ability|abilities|capacity)\b(?= of\s)"
+)
+# "algorithm–Regressor Elimination – with a regret ...": a name set off by dashes names the thing.
+_NAMED_BETWEEN = re.compile(r"^([a-z][\w-]*(?: [a-z][\w-]*){0,3})\s*[–—]\s*([A-Z][^–—.;,]{2,40}?)\s*[–—]\s+")
 _THIS_PAPER = re.compile(r"\s*\b(?:to|in) this (?:study|paper|work)\b")
 _CONDENSE_SPAN = 400
 
@@ -153,6 +163,10 @@ def condense(text: str) -> str:
     if " that " in text or " which " in text:
         tail = _ADDRESSES_IT.search(text, max(0, len(text) - 140))
         text = text[: tail.start()] if tail is not None else text
+    if "abilit" in text or "capa" in text or "power" in text:
+        text = _MEASURE.sub(r"\1", text)
+    if "ly " in text or "particular " in text:
+        text = _NARROWER.sub(" ", text)
     if " -" in text or " –" in text or "—" in text:
         text = _ASIDE.sub(" ", text)
     lowered = text.lower()
@@ -161,4 +175,6 @@ def condense(text: str) -> str:
     if "\x00" in text:
         text = _ORPHAN_AND.sub(" ", text).replace("\x00", "")
     text = _after(_GENERAL, _after(_STRAY, _after(_LEADING, text)))
+    if "–" in text or "—" in text:
+        text = _NAMED_BETWEEN.sub(r"\2: \1 ", text, count=1)
     return " ".join(text.split()).strip(" ,;:.–—-")

@@ -346,6 +346,9 @@ def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
         before = len(words)
         _drop_dangling(words)  # a clause cut upstream ("... problem and its") dangles as badly as a short one
         return text if len(words) == before else " ".join(words).rstrip(" ,;:–—-")
+    stop = -1 if ellipsis else text.find(". ", 20, max_len)  # a sentence end the splitter kept: ". the"
+    if stop > 0 and text[stop - 3 : stop].isalpha() and not text.endswith(("etc", "esp", "rox"), 0, stop):
+        return fit(text[:stop], max_len, ellipsis=False)
     if question and not ellipsis and (first := first_question(text, max_len)):
         return first  # "Can we observe Time's Arrow in a sequence – is it possible ...?": the first asks it
     terse = text if ellipsis else compressed(text, max_len)

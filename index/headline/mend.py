@@ -8,8 +8,11 @@ from collections.abc import Callable
 # "approach in which models [... are constructed]": a clause whose verb the cut lost says nothing.
 _CLAUSE_OPENERS = ("where", "whereby", "whose", "wherein")
 _CLAUSE_PREPOSITIONS = ("in", "by", "with", "through", "under", "for", "on")
+# "in which models for structured data": up to five words and none of them a verb's helper yet.
+_WHICH_CLAUSE = r" which(?: (?!(?:is|are|was|were|can|has|have)\b)[^\s,]+){1,5}"
 _OPEN_CLAUSE = re.compile(
-    rf" (?:(?:{'|'.join(_CLAUSE_PREPOSITIONS)}) which \S+|(?:{'|'.join(_CLAUSE_OPENERS)})(?: \S+){{1,2}})$"
+    rf" (?:(?:{'|'.join(_CLAUSE_PREPOSITIONS)}){_WHICH_CLAUSE}"
+    rf"|(?:{'|'.join(_CLAUSE_OPENERS)})(?: \S+){{1,2}})$"
 )
 # A word followed by a lower-case content word in the text is its modifier ("joint false-negative
 # [guarantees]"); adjectival endings tell a modifier from a head noun without a dictionary.
