@@ -30,6 +30,8 @@ _WORDY = {
     " to handle ": " for ",
     " to address ": " for ",
     " to tackle ": " for ",
+    " together with ": " with ",
+    " various possible ": " possible ",
 }
 _WORDY_PHRASES = re.compile("|".join(re.escape(long) for long in _WORDY))
 # "model that learns X" is "model learning X" in headline style; never "that is", "that has" or a noun.

@@ -58,6 +58,8 @@ _MEASURE = re.compile(
 )
 # "algorithm–Regressor Elimination – with a regret ...": a name set off by dashes names the thing.
 _NAMED_BETWEEN = re.compile(r"^([a-z][\w-]*(?: [a-z][\w-]*){0,3})\s*[–—]\s*([A-Z][^–—.;,]{2,40}?)\s*[–—]\s+")
+# "the MAML algorithm of Finn et al. as a method": whose it is matters less than what it becomes.
+_OWNER = re.compile(r"(?:^|,? )(?:of|by) [A-Z][\w'-]+(?: and [A-Z][\w'-]+)? et al\.?,?(?= )")
 _THIS_PAPER = re.compile(r"\s*\b(?:to|in) this (?:study|paper|work)\b")
 _CONDENSE_SPAN = 400
 
@@ -89,6 +91,11 @@ def without_parentheses(text: str) -> str:
         else:
             opening = text.find("(", inner if inner > 0 else opening + 1)
     return "".join(out) + text[done:] if out else text
+
+
+def without_owner(text: str) -> str:
+    """The text without "of Finn et al.": whose method it is matters less than what it becomes."""
+    return _OWNER.sub("", text) if " et al" in text else text
 
 
 def without_claimant(text: str) -> str:
@@ -165,6 +172,7 @@ def condense(text: str) -> str:
         text = text[: tail.start()] if tail is not None else text
     if "abilit" in text or "capa" in text or "power" in text:
         text = _MEASURE.sub(r"\1", text)
+    text = without_owner(text)
     if "ly " in text or "particular " in text:
         text = _NARROWER.sub(" ", text)
     if " -" in text or " –" in text or "—" in text:

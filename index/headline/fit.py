@@ -17,10 +17,10 @@ _TAIL = re.compile(
 _BOUNDARY_WORDS = frozenset(
     re.findall(
         r"\S+",
-        "that which where whose while whereby for in on with using via by from through under across without "
-        "within including at over against toward towards is are can could may might should will would must "
-        "has have does do requires remains needs yields achieves outperforms improves enables allows leads "
-        "shows based capable suitable applicable amenable",
+        "that which where whose while whereby before after for in on with using via by from through under "
+        "across without within including at over against toward towards is are can could may might should "
+        "will would must has have does do requires remains needs yields achieves outperforms improves "
+        "enables allows leads shows based capable suitable applicable amenable",
     )
 )
 # A verb that joins two things, with no second thing after it yet: the cut must not fall before it.

@@ -289,7 +289,15 @@ def object_of(text: str) -> str:
     second = _SECOND_THING.match(text, cut.start()) if words < 5 else None
     if second is not None and words - (text[:2] in ("a ", "an") or text[:4] == "the ") < 4:
         return f"{text[: cut.start()]} and {text[second.end() :]}"  # "a condition and prove a theory": both
+    finding = _FINDING.match(text, cut.start()) if words < 3 else None
+    if finding is not None:  # "spaceIV and prove that it estimates X": "spaceIV estimates X"
+        return object_of(f"{text[: cut.start()]} {text[finding.end() :]}")
     return text if words < 4 else text[: cut.start()]
+
+
+_FINDING = re.compile(
+    r",?\s+and\s+(?:prove|show|demonstrate|verify)\s+that\s+(?:it|this|they)\s+(?=(?:[a-z]+ly\s+)?[a-z]{3,}s\s)"
+)
 
 
 # "propose X and prove a theory for Y": a short X and the second thing given make the contribution, where

@@ -6,7 +6,7 @@ import re
 
 from index.headline.claims import active, best_claim, claims_by_sentence
 from index.headline.claims import sentences as split_sentences
-from index.headline.condense import condense, without_claimant
+from index.headline.condense import condense, without_claimant, without_owner, without_parentheses
 from index.headline.fit import JUNK, UNTITLED, capitalize, fit
 from index.headline.naming import BACK_REFERENCE, named_contribution, object_of
 from index.headline.phrase import as_headline, base_form, gerund, third_person
@@ -42,7 +42,9 @@ _DOES = re.compile(r"([a-z]{3,}s)\s")
 _AIM_BACK = re.compile(r"to [a-z]{3,} (?=(?:this|these|those|such|our|their)\s)")
 # "we show that when A holds, B": the condition, up to the comma that ends it.
 _CONDITION = re.compile(r"(?:when|if|whenever|once|although|while)\s[^,;.]{3,120},\s+(?=[a-z]+\s+[a-z])")
-_PROBLEM_OF = re.compile(r"(?:the\s+)?(?:\w+\s+){0,2}?(?:problem|task|question|challenge) of\s+(?=\S+\s+\S)")
+_PROBLEM_OF = re.compile(
+    r"(?:the\s+)?(?:\w+\s+){0,2}?(?:problem|task|question|challenge|paradigm) of\s+(?=\S+\s+\S)"
+)
 _WITH_WHICH = re.compile(
     r"^[\w\s-]{0,60}?\b(?:framework|method|approach|tool|technique|formulation|model)\s+(?:with|by|through|"
     r"under|in) which we\s+(?:\w+ly\s+)?([a-z]+)\s+(.{10,})"
@@ -175,6 +177,10 @@ _FOLLOWS = re.compile(
 def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, max_len: int) -> str:
     """`NAME: what it is and does`; when the expansion leaves no room for what it does, without it."""
     label, expansion, description = names
+    if description.startswith("+") and " et al" in description:  # "+of Finn et al. (2017) as a method"
+        description = "+" + without_owner(without_parentheses(description[1:])).lstrip()
+    if description.startswith("+as "):  # "we reformulate MAML as a method for X": "MAML as method for X"
+        return fit(f"{label} {condense(description[1:])}", max_len, ellipsis=False)
     if description.startswith("+"):
         description = _KIND_AGAIN.sub(r"\1 ", description, count=1)  # "algorithm, a method for X"
         bodies = [f"{expansion} {description[1:]}".strip()]
@@ -309,7 +315,11 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
         return f"{means.group(2)} via {means.group(1)}"
     own = verb == "address" and sentence.endswith(("paper ", "work "), 0, end)
     does = _DOES.match(rest) if own else None
-    if does is not None:  # "This paper reformulates X as Y": "Reformulating X as Y"
+    if does is not None and does.group(1) in ("approaches", "tackles", "addresses", "studies"):
+        rest = rest[does.end() :]  # "This paper approaches the paradigm of X with Y": "X with Y"
+        problem = _PROBLEM_OF.match(rest)
+        rest = rest[problem.end() :] if problem is not None else rest
+    elif does is not None:  # "This paper reformulates X as Y": "Reformulating X as Y"
         rest = gerund(base_form(does.group(1))) + rest[does.end(1) :]
     aim = _AIM_BACK.match(rest) if verb == "address" else None
     if aim is not None:  # "we aim to address these problems by learning X": "Learning X"
