@@ -153,23 +153,26 @@ def _close_quote(line: str, text: str) -> str:
 def _named(names: tuple[str, str, str], sentences: list[str], gist: str, max_len: int) -> str:
     """`NAME: what it is and does`; when that is only the name spelled out, what the next sentence says."""
     line = _named_line(names, sentences, gist, max_len)
-    if not acronym_only(line):
+    spelled = acronym_only(line)
+    if not spelled and not acronym_only(line.split(" for ", 1)[0]):
         return line
     label = names[0]
     at = next((index for index, sentence in enumerate(sentences) if label in sentence), len(sentences))
     follow = _FOLLOWS.match(sentences[at + 1]) if at + 1 < len(sentences) else None
-    if follow is None:
-        return line
-    verb, rest = follow.groups()
+    if follow is None or not (spelled or follow.group(1) in ("setting", "task")):
+        return line  # "EGZSL: Evolutionary ... Learning for its field": a new setting says what it is next
+    kind, verb, rest = follow.groups()
     body = rest if verb in ("features", "provides", "offers", "has") else f"{verb} {rest}"
+    if kind in ("setting", "task"):  # "This setting allows X": "setting allowing X"
+        body = f"{kind} {gerund(base_form(verb))} {rest}"
     better = fit(f"{label}: {condense(object_of(body))}", max_len, ellipsis=False)
     return line if ends_dangling(better) or generic(better) else better
 
 
 # "GLiBRL ... Our approach features X": what the named thing does, said in the sentence after it.
 _FOLLOWS = re.compile(
-    r"(?:(?:Our|The|This) (?:approach|method|model|framework|algorithm|system)|It) (?:also )?"
-    r"(features|provides|offers|has|enables|learns|uses|combines|supports|leverages|exploits|captures|models)"
+    r"(?:(?:Our|The|This) (approach|method|model|framework|algorithm|system|setting|task)|It) (?:also )?"
+    r"(features|provides|offers|has|enables|allows|learns|uses|combines|supports|leverages|exploits|captures|models)"
     r"\s+(.{10,})"
 )
 
