@@ -99,6 +99,8 @@ def _drop_adjectives(words: list[str]) -> None:
     dropped = False
     while len(words) > 2:
         word = words[-1].lower().rstrip(",;:")
+        if word == "prior" and words[-2].isalpha() and words[-2].islower() and words[-2] not in _DANGLING:
+            break  # "as shape prior": a noun in ML, not "prior [work]"
         if word in _NEEDS_COMPLEMENT or word in _INTENSIFIERS:
             pass  # "capable [of ...]", "a very [...]": never whole
         elif _adjective(word) and words[-2].lower() not in _COPULAS:

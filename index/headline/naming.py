@@ -32,7 +32,7 @@ _ROOM = 72
 
 _MEANS_WORDS = frozenset(("using", "via", "with", "by", "through", "employing", "leveraging"))
 
-_INFINITIVE = re.compile(r"\bto [a-z]+$")
+_INFINITIVE = re.compile(r"\bto [a-z]+(?:, [a-z]+)*$")  # "to encapsulate, evaluate [and compare X]"
 
 _FOLLOW_UP = re.compile(
     r"^(" + r"[A-Za-z0-9]{0,20}[A-Z][A-Za-z0-9]{0,30}(?:[-.][A-Za-z0-9]{1,30}){0,3}" + r")\s+"
@@ -128,7 +128,33 @@ def named_contribution(
     claims: list[list[tuple[str, int]]],
     best: tuple[int, str, int] | None,
 ) -> tuple[str, str, str] | None:
-    """(label, expansion, description) of a named contribution, looked for where the paper states it."""
+    """(label, expansion, description) of a named contribution, looked for where the paper states it.
+
+    "WEFE, the word embeddings fairness evaluation framework, to ...": a description that starts by
+    spelling the name out gives it its expansion, so the line can say what the thing does instead.
+    """
+    found = _named_contribution(whole, sentences, claims, best)
+    if found is None or found[1] or found[2][:1] in ("+", "w", ""):
+        return found
+    label, _, description = found
+    words = description.split(" ")
+    skip = words[0] in ("the", "a", "an")
+    letters = [c.lower() for c in label if c.isalpha()]
+    initials = [w[0].lower() for w in words[skip : skip + len(letters)] if w[:1].isalpha()]
+    if len(letters) > 2 and initials == letters:
+        end = skip + len(letters)
+        rest = " ".join(words[end:])
+        rest = rest if words[end - 1].endswith(",") else rest.replace(", ", " ", 1)  # "framework, to X"
+        return label, " ".join(words[skip:end]).rstrip(","), rest
+    return found
+
+
+def _named_contribution(
+    whole: str,
+    sentences: list[str],
+    claims: list[list[tuple[str, int]]],
+    best: tuple[int, str, int] | None,
+) -> tuple[str, str, str] | None:
     yields = [word for word in _YIELD_WORDS if word in whole]
     calls = _CALLED_WORDS if _ANY_CALLED.search(whole) else ()
     # Only a claim, a "yields ..." or a "called ..." can name a contribution: other sentences need no look.
