@@ -138,8 +138,16 @@ def without_grading(text: str, limit: int) -> str:
         return ""
     words = text.split(" ")
     spare = len(text) - limit
+    for index in range(1, len(words) - 3):  # "explicitly and adaptively [expands]": the pair goes whole
+        if words[index + 1] == "and" and words[index] in _GRADING and words[index + 2] in _GRADING:
+            spare -= sum(len(word) + 1 for word in words[index : index + 3])
+            words[index : index + 3] = ["", "", ""]
     for index in range(1, len(words) - 1):
         word = words[index]
+        if not word:
+            continue
+        if spare <= 0:
+            return " ".join(word for word in words if word)
         if (
             word.lower() in _GRADING
             and words[index + 1][:1].isalpha()

@@ -60,6 +60,12 @@ _MEASURE = re.compile(
 _NAMED_BETWEEN = re.compile(r"^([a-z][\w-]*(?: [a-z][\w-]*){0,3})\s*[–—]\s*([A-Z][^–—.;,]{2,40}?)\s*[–—]\s+")
 # "the MAML algorithm of Finn et al. as a method": whose it is matters less than what it becomes.
 _OWNER = re.compile(r"(?:^|,? )(?:of|by) [A-Z][\w'-]+(?: and [A-Z][\w'-]+)? et al\.?,?(?= )")
+# "model, where we relax this assumption by allowing X" / "which builds on prior work by learning X": how
+# the paper gets there is the part after "by", said of the thing itself ("model allowing X").
+_BY_MEANS = re.compile(
+    r"(?:,? |^)(?:where we [a-z]+ (?:this|these|that|the|our) [a-z]+"
+    r"|which builds on (?:prior|previous|earlier) work) by (?=[a-z]{3,}ing )"
+)
 _THIS_PAPER = re.compile(r"\s*\b(?:to|in) this (?:study|paper|work)\b")
 _CONDENSE_SPAN = 400
 
@@ -96,6 +102,13 @@ def without_parentheses(text: str) -> str:
 def without_owner(text: str) -> str:
     """The text without "of Finn et al.": whose method it is matters less than what it becomes."""
     return _OWNER.sub("", text) if " et al" in text else text
+
+
+def by_means(text: str) -> str:
+    """ "model, where we relax this assumption by allowing X": "model allowing X"."""
+    if " by " in text and (" where we " in text or " builds on " in text):
+        return _BY_MEANS.sub(" ", text, count=1)
+    return text
 
 
 def without_claimant(text: str) -> str:

@@ -7,7 +7,7 @@ from itertools import compress
 
 from index.headline.claims import VERBS
 from index.headline.claims import claims as find_claims
-from index.headline.condense import condense
+from index.headline.condense import by_means, condense
 from index.headline.fit import capitalize
 from index.headline.phrase import gerund
 from index.headline.quality import generic
@@ -295,6 +295,7 @@ def _description(text: str, start: int) -> str:
 
 def object_of(text: str) -> str:
     """What a claim is about: the part after the verb, without a trailing `and prove ...` clause."""
+    text = by_means(text)
     cut = _CLAUSE_END.search(text, 0, 400)
     while cut is not None and (
         (_INFINITIVE.search(text, 0, cut.start()) and " and " in cut.group(0))
