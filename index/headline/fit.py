@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from index.headline.compress import GERUND_NOUNS, compressed, without_grading
-from index.headline.mend import first_question, mend, open_clause, open_pair
+from index.headline.mend import ADJECTIVES as _ADJECTIVES
+from index.headline.mend import first_question, mend, noun_end, open_clause, open_pair
 
 # Where a cut reads well: before a short trailing clause (", a randomization mechanism motivated").
 # (It starts with one character class, so the regex engine skips to candidates: a top-level "|" is slower.)
@@ -55,14 +56,6 @@ _DANGLING = frozenset(
 
 # A cut headline must not end on an adjective whose noun was cut off ("easily comparable approximate").
 _ADJECTIVE_ENDINGS = ("able", "ible", "ous", "ful", "less", "istic")
-_ADJECTIVES = frozenset(
-    re.findall(
-        r"\S+",
-        "approximate explicit implicit efficient effective robust general various several different many "
-        "more most new novel key high low large small better best accurate simple scalable joint prior "
-        "existing single multiple specific particular arbitrary respective underlying",
-    )
-)
 _NEEDS_COMPLEMENT = frozenset(("capable", "able", "suitable", "amenable", "applicable", "comparable"))
 _INTENSIFIERS = frozenset(("very", "much", "quite", "rather", "so", "too"))
 _COPULAS = frozenset(("is", "are", "be", "been", "was", "were", "remains", "remain", "becomes", "become"))
@@ -285,6 +278,7 @@ def _phrase_cut(text: str, limit: int) -> str:
             pass  # a comma ends a phrase
         elif (
             following not in _BOUNDARY_WORDS
+            and not (following == "and" and noun_end(last, words[count - 2]))  # "queries [and budgets]"
             and not (following == "to" and count + 1 < len(words) and words[count + 1].isalpha())
             and not (following[-3:] == "ing" and _participle(last, following))
         ):

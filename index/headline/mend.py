@@ -88,3 +88,37 @@ def mend(words: list[str], rest: str, drop: Callable[[list[str]], None]) -> None
                 del words[back:]  # the participle's object lost its noun: the participle goes with it
                 drop(words)
                 return
+
+
+# Words that qualify a noun: a cut right after one lost the noun.
+ADJECTIVES = frozenset(
+    re.findall(
+        r"\S+",
+        "approximate explicit implicit efficient effective robust general various several different many "
+        "more most new novel key high low large small better best accurate simple scalable joint prior "
+        "existing single multiple specific particular arbitrary respective underlying",
+    )
+)
+# How a noun phrase may end: plurals, nominal suffixes and the kinds of thing papers contribute.
+_NOUN_ENDINGS = tuple(
+    re.findall(
+        r"\S+",
+        "s tion sion ment ness ity ure er or ism ance ence work model method approach algorithm system graph "
+        "data task set loss",
+    )
+)
+
+
+def noun_end(word: str, before: str) -> bool:
+    """Whether a word can end a noun phrase: a cut after it before "and" drops a whole second conjunct.
+
+    An adjective ("lexical [and syntactic errors]") or a verb ("discovering [and reasoning about X]")
+    shares what follows with the second conjunct and cannot end the line.
+    """
+    if before in ("to", "that", "which", "who") or before.endswith("ly"):
+        return False  # "to model [and solve X]", "that automatically removes [and ...]": verbs
+    if not word.isalpha():
+        return (word[:-1].isalnum() and word[-1:] == ")") or word.isupper()
+    return (not word.islower() and not word.istitle()) or (
+        word.endswith(_NOUN_ENDINGS) and word.lower() not in ADJECTIVES and not word.endswith(("ous", "ss"))
+    )
