@@ -10,7 +10,7 @@ from index.headline.claims import claims as find_claims
 from index.headline.condense import by_means, condense
 from index.headline.fit import capitalize
 from index.headline.phrase import gerund
-from index.headline.quality import generic
+from index.headline.quality import acronym_only, generic
 from index.headline.topic import expansion_of, is_generic
 
 # "We extend this line of work ..., by showing X": what "this" points back to is not on the line; X is.
@@ -134,9 +134,19 @@ def named_contribution(
     spelling the name out gives it its expansion, so the line can say what the thing does instead.
     """
     found = _named_contribution(whole, sentences, claims, best)
-    if found is None or found[1] or found[2][:1] in ("+", "w", ""):
+    if found is None or found[1]:
         return found
     label, _, description = found
+    opening = whole.find(f"{label} (")
+    closing = whole.find(")", opening, opening + 120) if opening >= 0 else -1
+    inner = whole[opening + len(label) + 2 : closing] if closing > 0 else ""
+    if " " in inner and expansion_of(label, inner) == inner:  # "PromCSE (Prompt-based ... Embeddings)"
+        if description[:6] != "which ":
+            return label, inner, description
+        if not acronym_only(f"{label}: {inner}"):  # "..., which only trains X": the expansion says more
+            return label, inner, ""
+    if description[:1] in ("+", "w", ""):
+        return found
     words = description.split(" ")
     skip = words[0] in ("the", "a", "an")
     letters = [c.lower() for c in label if c.isalpha()]
