@@ -42,6 +42,8 @@ _DOES = re.compile(r"([a-z]{3,}s)\s")
 _AIM_BACK = re.compile(r"to [a-z]{3,} (?=(?:this|these|those|such|our|their)\s)")
 # "we show that when A holds, B": the condition, up to the comma that ends it.
 _CONDITION = re.compile(r"(?:when|if|whenever|once|although|while)\s[^,;.]{3,120},\s+(?=[a-z]+\s+[a-z])")
+# "the discriminant locality preservation regularization into": a plain noun phrase, then "into".
+_PLAIN_INTO = re.compile(r"^(?:(?!\w+ing |that |which |to |for |by )[\w-]+ ){1,8}into ")
 _PROBLEM_OF = re.compile(
     r"(?:the\s+)?(?:\w+\s+){0,2}?(?:problem|task|question|challenge|paradigm) of\s+(?=\S+\s+\S)"
 )
@@ -301,6 +303,8 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
         condition = _CONDITION.match(rest)
         if condition is not None:  # "we show that when A holds, B": B is the finding
             rest = capitalize(rest[condition.end() :])
+    if verb == "introduce" and " into " in rest[:120] and _PLAIN_INTO.match(rest):
+        rest = rest.replace(" into ", " in ", 1)  # "introduce X into the Y framework": "X in Y"
     problem = _PROBLEM_OF.match(rest) if verb in ("address", "study", "consider", "investigate") else None
     if problem is not None:  # "we address the problem of 3D reconstruction of X": the problem is the gist
         rest = rest[problem.end() :]
