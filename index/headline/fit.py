@@ -330,7 +330,23 @@ def capitalize(text: str) -> str:
 
 
 def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
-    """Cut at a word boundary without a dangling `of`/`and`/`the`; a single endless token is cut hard."""
+    """Cut at a word boundary without a dangling `of`/`and`/`the`; a single endless token is cut hard.
+
+    "[Algorithm for] intent inference via goal disambiguation with assistive robotic arm": without the
+    kind of thing, when the room it frees keeps two more words of what the paper does.
+    """
+    line = _fit(text, max_len, ellipsis=ellipsis)
+    if ellipsis or len(text) <= max_len or (kind := _KIND_FOR.match(text)) is None:
+        return line
+    rest = text[kind.end() + (4 if text.startswith("the ", kind.end()) else 0) :]  # "for [the] analysis"
+    kindless = _fit(rest[:1].upper() + rest[1:], max_len, ellipsis=False)
+    return kindless if len(kindless.split()) >= len(line.split()) else line
+
+
+_KIND_FOR = re.compile(r"^(?:Algorithm|Method|Approach|Technique|Framework)s? for (?=[a-z])")
+
+
+def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     question = text.endswith("?")
     text = trim(" ".join(text.split()))
     if question and text:
