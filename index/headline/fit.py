@@ -321,14 +321,6 @@ def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
     )
 
 
-def capitalize(text: str) -> str:
-    """Upper-case the first letter, unless the first word is a coined name with its own case ("ddCRP")."""
-    first = text.split(" ", 1)[0].split("-", 1)[0]
-    if first[:1].islower() and not first.islower():
-        return text
-    return text[:1].upper() + text[1:]
-
-
 def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     """Cut at a word boundary without a dangling `of`/`and`/`the`; a single endless token is cut hard.
 

@@ -8,8 +8,7 @@ from itertools import compress
 from index.headline.claims import VERBS
 from index.headline.claims import claims as find_claims
 from index.headline.condense import by_means, condense
-from index.headline.fit import capitalize
-from index.headline.phrase import gerund
+from index.headline.phrase import capitalize, gerund
 from index.headline.quality import acronym_only, generic
 from index.headline.topic import expansion_of, is_generic
 

@@ -91,3 +91,11 @@ def as_headline(text: str) -> str:
     if stray is not None and len(text) - stray.end() > 15:
         return text[stray.end() :]
     return text
+
+
+def capitalize(text: str) -> str:
+    """Upper-case the first letter, unless the first word is a coined name with its own case ("ddCRP")."""
+    first = text.split(" ", 1)[0].split("-", 1)[0]
+    if first[:1].islower() and not first.islower():
+        return text
+    return text[:1].upper() + text[1:]

@@ -7,9 +7,9 @@ import re
 from index.headline.claims import active, best_claim, claims_by_sentence
 from index.headline.claims import sentences as split_sentences
 from index.headline.condense import condense, without_claimant, without_owner, without_parentheses
-from index.headline.fit import JUNK, UNTITLED, capitalize, fit
+from index.headline.fit import JUNK, UNTITLED, fit
 from index.headline.naming import BACK_REFERENCE, named_contribution, object_of
-from index.headline.phrase import as_headline, base_form, gerund, third_person
+from index.headline.phrase import as_headline, base_form, capitalize, gerund, third_person
 from index.headline.purpose import for_what, without_frame
 from index.headline.quality import (
     LATEX_LEFTOVER,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from index.headline.condense import without_parentheses
-from index.headline.fit import JUNK, capitalize
+from index.headline.fit import JUNK
+from index.headline.phrase import capitalize
 
 # A gist made only of these words ("a more general theoretical framework") says how, not what about.
 _GENERIC = frozenset(
