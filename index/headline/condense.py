@@ -46,7 +46,7 @@ _POINTED_FROM = frozenset(("for", "of", "to", "in", "on", "with", "from", "under
 _ADDRESSES_IT = re.compile(
     r",? (?:which|that) (?:\w+ly\s+)?(?:address|tackle|solve|overcome|mitigate|alleviate|resolve|fix|"
     r"handle|remedy|correct|remove|avoid)(?:e?s)?\s+(?:these|this|those|such|both|the above|all|them|it)\b"
-    r"[^,;]{0,60}$"
+    r"[^,;]{0,60}(?:\swhile\s[^,;]{0,100})?$"
 )
 # "a framework for X, particularly for Y": the narrower use is the one a reader looks for, and the comma
 # would end the headline before it.
@@ -181,7 +181,7 @@ def condense(text: str) -> str:
     if " this " in text or " these " in text or " those " in text or " such " in text:
         text = _POINTER.sub(_without_pointer, text)  # "scheme for [this] convex formulation": this what?
     if " that " in text or " which " in text:
-        tail = _ADDRESSES_IT.search(text, max(0, len(text) - 140))
+        tail = _ADDRESSES_IT.search(text, max(0, len(text) - 240))
         text = text[: tail.start()] if tail is not None else text
     if "abilit" in text or "capa" in text or "power" in text:
         text = _MEASURE.sub(r"\1", text)

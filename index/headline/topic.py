@@ -96,6 +96,8 @@ def topic(sentence: str, *, short: bool = False) -> str:
     With `short`, a term the sentence abbreviates is named by its abbreviation ("LSTM and Transformers").
     """
     sentence = sentence[:300]
+    if sentence[:7] == "Unlike " and ", " in sentence:  # "Unlike traditional cameras, event cameras ..."
+        sentence = sentence[sentence.find(", ") + 2 :]
     if short:
         for match in reversed(list(_ABBREVIATION.finditer(sentence))):
             spelled = expansion_of(match.group(1), sentence[: match.start()])
