@@ -42,6 +42,14 @@ _DOES = re.compile(r"([a-z]{3,}s)\s")
 _AIM_BACK = re.compile(r"to [a-z]{3,} (?=(?:this|these|those|such|our|their)\s)")
 # "we show that when A holds, B": the condition, up to the comma that ends it.
 _CONDITION = re.compile(r"(?:when|if|whenever|once|although|while)\s[^,;.]{3,120},\s+(?=[a-z]+\s+[a-z])")
+# "address the problem of 3D reconstruction of X, proposing a framework based on ...": a framework for it.
+_PROBLEM_THEN = re.compile(
+    r"\b(?:address|tackle|consider|study|solve)\s+the\s+(?:[\w-]+\s+){0,2}?(?:problem|task) of\s+"
+    r"(.{5,90}),\s+(?:proposing|introducing|developing|presenting)\s+$"
+)
+_KIND_HEAD = re.compile(
+    r"^(?:an?\s+)?((?:[\w-]+\s+){0,2}(?:framework|method|approach|algorithm|model|technique|pipeline))\b"
+)
 # "the discriminant locality preservation regularization into": a plain noun phrase, then "into".
 _PLAIN_INTO = re.compile(r"^(?:(?!\w+ing |that |which |to |for |by )[\w-]+ ){1,8}into ")
 _PROBLEM_OF = re.compile(
@@ -293,6 +301,10 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
     index, verb, end = best
     sentence = sentences[index]
     rest = sentence[end:]
+    problem = _PROBLEM_THEN.search(sentence, 0, end) if sentence.endswith("ing ", 0, end) else None
+    kind = _KIND_HEAD.match(rest) if problem is not None else None
+    if problem is not None and kind is not None:  # "we address the problem of X, proposing a framework ..."
+        return f"{kind.group(1)} for {problem.group(1)}"
     if verb == "contribute" and rest[:3] == "to ":
         rest = rest[3:]  # "we contribute to a ... language": what is contributed follows the "to"
     that = (
