@@ -329,6 +329,8 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
         return ", ".join(heads[:-1]) + " and " + heads[-1]
     if verb == "argue" and sentence.startswith("This position paper"):
         return "Position: " + capitalize(condense(object_of(rest)))
+    if sentence.startswith(("In this survey", "This survey")):  # a survey says so, as a position paper does
+        return "Survey: " + capitalize(condense(object_of(rest)))
     means = _MEANS.match(object_of(rest)) if verb == "use" else None
     if means is not None:
         return f"{means.group(2)} via {means.group(1)}"

@@ -178,6 +178,8 @@ def about(first_sentence: str, gist: str) -> str:
             return f"{field} {rest}"
         return f"{field}: {rest}"
     colon = gist.find(": ")
+    if gist[:colon] in ("Position", "Survey"):
+        return gist  # the kind of paper, said the way venues say it
     if 0 < colon < 80 and is_generic(gist[:colon].split(" in ")[0]) and len(gist) - colon > 25:
         named = _FIELD.search(gist[:colon])
         label = capitalize(named.group(1)) if named is not None else topic(first_sentence)
