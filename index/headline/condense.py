@@ -66,6 +66,8 @@ _BY_MEANS = re.compile(
     r"(?:,? |^)(?:where we [a-z]+ (?:this|these|that|the|our) [a-z]+"
     r"|which builds on (?:prior|previous|earlier) work) by (?=[a-z]{3,}ing )"
 )
+# "learning what we call a neural scene decomposition": the thing, without the naming of it.
+_WE_CALL = re.compile(r" what (?:we|is) (?:call|called|term|termed|dub|dubbed) (?:an? |the )?")
 _THIS_PAPER = re.compile(r"\s*\b(?:to|in) this (?:study|paper|work)\b")
 _CONDENSE_SPAN = 400
 
@@ -176,6 +178,8 @@ def condense(text: str) -> str:
     if ", " in text:
         text = _BASED_ASIDE.sub("", text)  # "a method, based upon this idea, for X"
     text = text.strip(" ,;:")
+    if " what " in text:
+        text = _WE_CALL.sub(" ", text)
     if " this " in text:
         text = _THIS_PAPER.sub("", text)
     if " this " in text or " these " in text or " those " in text or " such " in text:
