@@ -61,7 +61,7 @@ _SECONDARY = re.compile(
     r"[afmAFM](?<!\w[afmAFM])(?:lso|urther|dditionally|inally|oreover|LSO|URTHER|DDITIONALLY|INALLY|OREOVER)\b"
 )
 # "In this paper, we ..." and "Here, we ..." mark the sentence the authors chose to state the paper in.
-_MAIN = re.compile(r"^(?:In th(?:is|e) (?:paper|work)|Here|This (?:position )?(?:paper|work))\b")
+_MAIN = re.compile(r"^(?:In th(?:is|e) (?:paper|work|study)|Here|This (?:position )?(?:paper|work))\b")
 FORMS = {verb + suffix: verb for verb in VERBS for suffix in ("", "s", "es", "d", "ed")}
 FORMS |= {"studies": "study", "studied": "study", "found": "find", "built": "build", "shown": "show"}
 # "..., proposing X", "by introducing X": the participle makes the claim.

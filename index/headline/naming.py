@@ -21,7 +21,8 @@ _CLAUSE_END = re.compile(
     r"|\s*and\s+(?:we\s|(?:\w+ly\s+)?(?:"
     + "|".join(VERBS)
     + r"|analy[sz]e|evaluate|use|apply|train|compare|obtain|achieve|validate|conduct|test|make|report"
-    r"|discuss|highlight|outline|suggest|conclude|assess|leverage|employ|perform|measure|quantify)\b))"
+    r"|discuss|highlight|outline|suggest|conclude|assess|leverage|employ|perform|measure|quantify|extend"
+    r"|adapt|generalize|show)\b))"
 )
 
 # After ", which": a verb saying what the thing does ("learns", "allows", "can"), not "is shown in".
