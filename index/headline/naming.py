@@ -140,7 +140,8 @@ def named_contribution(
     opening = whole.find(f"{label} (")
     closing = whole.find(")", opening, opening + 120) if opening >= 0 else -1
     inner = whole[opening + len(label) + 2 : closing] if closing > 0 else ""
-    if " " in inner and expansion_of(label, inner) == inner:  # "PromCSE (Prompt-based ... Embeddings)"
+    spelled = inner[:1].lower() == label[:1].lower() and " " in inner
+    if spelled and expansion_of(label, inner) == inner:  # "PromCSE (Prompt-based ... Embeddings)"
         if description[:6] != "which ":
             return label, inner, description
         if not acronym_only(f"{label}: {inner}"):  # "..., which only trains X": the expansion says more

@@ -164,7 +164,7 @@ def _named(names: tuple[str, str, str], sentences: list[str], gist: str, max_len
     """`NAME: what it is and does`; when that is only the name spelled out, what the next sentence says."""
     line = _named_line(names, sentences, gist, max_len)
     spelled = acronym_only(line)
-    if not spelled and not acronym_only(line.split(" for ", 1)[0]):
+    if not spelled and not (" for " in line and acronym_only(line.split(" for ", 1)[0])):
         return line
     label = names[0]
     at = next((index for index, sentence in enumerate(sentences) if label in sentence), len(sentences))
