@@ -50,6 +50,7 @@ _PROBLEM_THEN = re.compile(
 _KIND_HEAD = re.compile(
     r"^(?:an?\s+)?((?:[\w-]+\s+){0,2}(?:framework|method|approach|algorithm|model|technique|pipeline))\b"
 )
+_EXTENDS_IT = re.compile(r",? and (?:then )?extends? (?:it|this|them) to ")
 # "the discriminant locality preservation regularization into": a plain noun phrase, then "into".
 _PLAIN_INTO = re.compile(r"^(?:(?!\w+ing |that |which |to |for |by )[\w-]+ ){1,8}into ")
 _PROBLEM_OF = re.compile(
@@ -315,6 +316,9 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
         condition = _CONDITION.match(rest)
         if condition is not None:  # "we show that when A holds, B": B is the finding
             rest = capitalize(rest[condition.end() :])
+    extends = _EXTENDS_IT.search(rest, 0, 200) if " extend" in rest[:200] else None
+    if extends is not None and _POINTER.search(rest, 0, extends.start()):  # "a technique to overcome this
+        rest = rest[extends.end() :]  # problem, and extends it to a framework for X": the framework
     if verb == "introduce" and " into " in rest[:120] and _PLAIN_INTO.match(rest):
         rest = rest.replace(" into ", " in ", 1)  # "introduce X into the Y framework": "X in Y"
     problem = _PROBLEM_OF.match(rest) if verb in ("address", "study", "consider", "investigate") else None
