@@ -68,6 +68,8 @@ _BY_MEANS = re.compile(
 )
 # "learning what we call a neural scene decomposition": the thing, without the naming of it.
 _WE_CALL = re.compile(r" what (?:we|is) (?:call|called|term|termed|dub|dubbed) (?:an? |the )?")
+# "an algorithm that achieves that, with a regret of X": the pointer says nothing, the regret does.
+_DOES_THAT = re.compile(r" (?:that|which) (?:achieves|does|accomplishes|solves|attains) (?:that|this|it)\b,?")
 _THIS_PAPER = re.compile(r"\s*\b(?:to|in) this (?:study|paper|work)\b")
 _CONDENSE_SPAN = 400
 
@@ -178,6 +180,8 @@ def condense(text: str) -> str:
     if ", " in text:
         text = _BASED_ASIDE.sub("", text)  # "a method, based upon this idea, for X"
     text = text.strip(" ,;:")
+    if " that " in text or " which " in text:
+        text = _DOES_THAT.sub("", text, count=1)
     if " what " in text:
         text = _WE_CALL.sub(" ", text)
     if " this " in text:
