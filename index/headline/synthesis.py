@@ -51,6 +51,10 @@ _KIND_HEAD = re.compile(
     r"^(?:an?\s+)?((?:[\w-]+\s+){0,2}(?:framework|method|approach|algorithm|model|technique|pipeline))\b"
 )
 _EXTENDS_IT = re.compile(r",? and (?:then )?extends? (?:it|this|them) to ")
+# A claim that answers the question the abstract opens with: "a characterization of when this is possible".
+_ANSWERS = re.compile(
+    r"\b(?:when|whether|why|how) (?:this|that|it) (?:is|holds|happens|works)\b|answer (?:this|the) question"
+)
 # "the discriminant locality preservation regularization into": a plain noun phrase, then "into".
 _PLAIN_INTO = re.compile(r"^(?:(?!\w+ing |that |which |to |for |by )[\w-]+ ){1,8}into ")
 _PROBLEM_OF = re.compile(
@@ -126,6 +130,11 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     gist = _gist(sentences, best)
     if names:
         return _finish(_named(names, sentences, gist, max_len), max_len, text)
+    asked = sentences[0][: sentences[0].find("?") + 1]
+    if asked and len(asked) <= max_len and _ANSWERS.search(gist[:120]):
+        return _finish(
+            asked, max_len, text
+        )  # "Which classes can be learned properly? ... when this is possible"
     line = as_headline(without_claimant(about(sentences[0], as_headline(condense(gist)))))
     line = without_frame(line, max_len) or line
     line = for_what(line, max_len) or line
