@@ -192,6 +192,8 @@ def about(first_sentence: str, gist: str) -> str:
     if whether is not None:  # "whether training on X improves Y" asks "Does training on X improve Y?"
         subject = _ASIDE.sub("", whether.group(1))
         return f"Does {subject} {whether.group(2)[:-1]} {whether.group(3)}?"
+    if gist[:1].isupper() and _NAMED_LEAD.match(gist):
+        return gist  # "SI-BO algorithm leveraging ...": a named thing says what it is about itself
     generic = is_generic(gist) or _RELATIONAL.match(gist) is not None
     gives = _GIVES.match(gist) if generic else None
     if gives is not None and all(word.lower() in _GENERIC for word in gives.group(1).split()):
@@ -207,6 +209,12 @@ def about(first_sentence: str, gist: str) -> str:
             field = abbreviated
         return gist if field.lower() in gist.lower() else f"{field}: {gist}"
     return gist
+
+
+# A coined name leading the gist: capitals after a hyphen or inside the word ("SI-BO", "GraphSAGE").
+_NAMED_LEAD = re.compile(
+    r"[A-Z][\w]*(?:-[A-Z0-9]|[a-z][A-Z])[\w-]* (?:algorithm|method|model|framework|approach)\b"
+)
 
 
 def expansion_of(acronym: str, before: str) -> str | None:
