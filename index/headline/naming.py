@@ -34,6 +34,9 @@ _MEANS_WORDS = frozenset(("using", "via", "with", "by", "through", "employing", 
 
 _INFINITIVE = re.compile(r"\bto [a-z]+(?:, [a-z]+)*$")  # "to encapsulate, evaluate [and compare X]"
 
+_WE_CALL = re.compile(
+    r"\bwe call (?:the|our) (?:proposed |new )?(?:[\w-]+ ){0,4}?([A-Z][a-z]+[A-Z][\w-]*)\.?$"
+)
 _FOLLOW_UP = re.compile(
     r"^(" + r"[A-Za-z0-9]{0,20}[A-Z][A-Za-z0-9]{0,30}(?:[-.][A-Za-z0-9]{1,30}){0,3}" + r")\s+"
     r"(?:comprises|contains|consists|includes|provides|covers|spans|is|achieves|uses|enables|offers)\b"
@@ -190,6 +193,10 @@ def _named_contribution(
         )
         if follow is not None and _COINED.match(follow.group(1)) and best is not None:
             return follow.group(1), "", ""
+        after = sentences[index + 1] if index == first and index + 1 < len(sentences) else ""
+        call = _WE_CALL.search(after) if " call " in after else None
+        if call is not None and best is not None:  # "..., we call the proposed framework TextDragon."
+            return call.group(1), "", ""
         called = _CALLED.search(sentence) if calls and any(w in sentence for w in calls) else None
         if called is not None and (index == first or _COINED.match(called.group(1))):
             name = called.group(1).strip(" `'‘’")
