@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -132,6 +133,10 @@ _STYLED: dict[str, SpanStyle] = {
 _PLAIN = {"text", "mbox", "hbox", "fbox", "textrm", "textnormal", "textup", "textmd", "textsc", "textsf"}
 _PLAIN |= {"mathrm", "operatorname", "title", "author", "date", "underline", "uline", "boldsymbol", "bm"}
 _PLAIN |= {"section", "subsection", "subsubsection", "paragraph", "chapter", "label", "textcolor"}
+# A style macro glued to the word it styled (`\emphcorrelation`, `\textpolylog`): crawls lose the braces.
+_GLUED_STYLE = re.compile(
+    r"(?:emph(?!as)|text(?:bf|it|rm|tt|sf|sc)?|math(?:rm|bf|it|sf|cal|bb)|operatorname)(?=[a-z]{3})"
+)
 _CITES = {"cite", "citet", "citep", "citealt", "citealp", "citeauthor", "citeyear", "citeyearpar", "citenum"}
 _CITES |= {"nocite", "citetext", "citepalias", "citetalias", "parencite", "textcite", "autocite"}
 _REFS = {"ref", "autoref", "cref", "Cref", "pageref", "nameref"}
@@ -238,7 +243,8 @@ class Converter(LatexNodes2Text):  # type: ignore[misc]
                 and self._groupnodecontents_to_text(following).strip()
             ):
                 return ""  # `\foo{bar}` reads as bar: the group that follows carries the text
-            return str(node.macroname)
+            glued = _GLUED_STYLE.match(node.macroname)  # `\emphcorrelation`: a style lost its braces
+            return str(node.macroname)[glued.end() :] if glued is not None else str(node.macroname)
         return str(self.node_to_text(node))
 
     def _unknown(self, name: str) -> bool:

@@ -53,6 +53,9 @@ def styled(rendered: Rendered, style: str) -> list[str]:
         ("  many \n\n spaces\t here ", "many spaces here"),
         ("[bold red]x[/]", "[bold red]x[/]"),
         (r"``quoted''", "“quoted”"),
+        (r"the \emphcorrelation clustering", "the correlation clustering"),  # a crawl lost the braces
+        (r"in $O(n\cdot\textpolylog n)$ space", "in O(n·polylog n) space"),
+        (r"\emphasize", "emphasize"),  # an unknown macro that only starts like a style stays whole
     ],
 )
 def test_examples(raw: str, expected: str) -> None:
