@@ -5,14 +5,15 @@ from __future__ import annotations
 import bisect
 import re
 from itertools import compress
+from operator import add
 
 # A sentence ends at ". " before a capital, a digit or an opening mark, unless the word before the period
 # is an abbreviation ("e.g. Adam") or an initial ("J. Smith"). The patterns start with their literal ". "
 # so the regex engine jumps between candidates like str.find, and the lookbehinds run only there.
 _ABBREVIATIONS = ("e.g.", "i.e.", "al.", "vs.", "cf.", "Fig.", "Eq.", "resp.", "approx.", "etc.")
 _NEXT = r"(?=[A-Z0-9\"“(\[])"
-_PERIOD = re.compile(
-    r"\. " + "".join(rf"(?<! {re.escape(word)} )" for word in _ABBREVIATIONS) + r"(?<! [A-Z]\. )" + _NEXT
+_PERIOD = re.compile(  # the period in a group: `split` keeps it
+    r"(\.) " + "".join(rf"(?<! {re.escape(word)} )" for word in _ABBREVIATIONS) + r"(?<! [A-Z]\. )" + _NEXT
 )
 _QUESTION = re.compile(r"[?!] " + _NEXT)
 # How directly each verb states a contribution: "we propose X" names it, "we show that" a finding.
@@ -156,10 +157,23 @@ def ascii_lower(text: str) -> str:
 
 
 def sentences(text: str) -> tuple[list[str], list[int]]:
-    """The sentences of a one-spaced text, and where each starts in it."""
+    """The sentences of a one-spaced text, and where each starts in it.
+
+    Without a "?" or "!", split at C speed: the pattern captures each period, glued back by a C-level map,
+    and the starts add up the lengths (a third fewer instructions than slicing at each match).
+    """
+    if "?" not in text and "!" not in text:  # one character: str.find runs at memchr speed
+        parts = _PERIOD.split(text)
+        split = list(map(add, parts[0:-1:2], parts[1::2]))
+        split.append(parts[-1])
+        starts = [0]
+        at = 0
+        for sentence in split[:-1]:
+            at += len(sentence) + 1
+            starts.append(at)
+        return split, starts
     ends = [match.start() + 1 for match in _PERIOD.finditer(text)]
-    if "?" in text or "!" in text:  # one character: str.find runs at memchr speed
-        ends = sorted(ends + [match.start() + 1 for match in _QUESTION.finditer(text)])
+    ends = sorted(ends + [match.start() + 1 for match in _QUESTION.finditer(text)])
     starts = [0, *[stop + 1 for stop in ends]]
     return [text[start:stop] for start, stop in zip(starts, [*ends, len(text)], strict=True)], starts
 
