@@ -186,12 +186,12 @@ _PARTS = re.compile(
 
 
 def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
-    rest = sentence[start:]
-    if rest[:300].islower():
+    if sentence[start : start + 300].islower():
         return None  # every kind of name below needs a capital letter early on: there is none
+    rest = sentence[start:]
     direct = _NAMED_AFTER.match(rest)
     if direct is not None and _COINED.match(direct.group(1)):
-        if re.match(r"\s+(?:as|to|for)\b", rest[direct.end() :]):
+        if _AS_TO_FOR.match(rest, direct.end()):
             return None  # "we recast PE as ...": the name is the subject of the gist, not a contribution
         return direct.group(1), "", _description(rest, direct.end())
     titled = _TITLED.match(rest)
@@ -205,6 +205,8 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
             f" {'that ' if verb else ''}{does.group(1)}" if does is not None else ""
         )
         return kind_first.group(2), "", "a " + what
+    if rest.find("(", 0, 160) < 0:
+        return None  # no acronym starts early enough: no label (one str scan, not a finditer)
     acronyms = [m for m in _ACRONYM.finditer(rest, 0, 190) if m.start() < 160]
     labels: list[str] = []
     expansions: list[str] = []
@@ -215,7 +217,7 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
             continue
         if rest[: match.start() - len(expansion) - 1].rstrip().rsplit(" ", 1)[-1] in _MEANS_WORDS:
             continue  # "... a map using Convolutional Neural Network (CNN)": a tool, not the contribution
-        if labels and not re.fullmatch(r"\s*(?:and|,)\s*", rest[end : match.start() - len(expansion) - 1]):
+        if labels and not _JOINED.fullmatch(rest[end : match.start() - len(expansion) - 1]):
             break
         labels.append(match.group(1))
         expansions.append(expansion)
@@ -249,22 +251,29 @@ _RENAMED = re.compile(
 
 def _description(text: str, start: int) -> str:
     """The appositive after a name: in `FuncFormer, a Graph Transformer that ...`, what follows the comma."""
-    rest = re.sub(r"^\s*\([^()]{0,200}\)", "", text[start:])
-    match = re.match(
-        r"\s*[,:—–]\s*(?:which (?:is|are)\s+|[A-Z][^,.;:]{3,80},\s+)?"
-        r"((?:a|an|the)\s+(?:[^.;]|\.(?=\S)){3,300})",
-        rest,
-    )
+    aside = _FIRST_ASIDE.match(text, start)  # matched in place: no slice, no pattern-cache look-up
+    at = start if aside is None else aside.end()
+    match = _APPOSITIVE.match(text, at)
     if match is not None:
         return match.group(1)
-    match = re.match(r"\s*,\s*which\s+((?:[^.;]|\.(?=\S)){3,300})", rest)
+    match = _WHICH.match(text, at)
     if match is not None:
         return "which " + match.group(1)
-    kinds = (
-        r"framework|method|model|approach|algorithm|benchmark|dataset|pipeline|system|architecture|technique"
-    )
-    match = re.match(r"\s+((?:" + kinds + r")\b[^.;]{0,200})", rest)
+    match = _KIND_NEXT.match(text, at)
     return "" if match is None else "+" + match.group(1)
+
+
+_FIRST_ASIDE = re.compile(r"\s*\([^()]{0,200}\)")
+_APPOSITIVE = re.compile(
+    r"\s*[,:—–]\s*(?:which (?:is|are)\s+|[A-Z][^,.;:]{3,80},\s+)?((?:a|an|the)\s+(?:[^.;]|\.(?=\S)){3,300})"
+)
+_WHICH = re.compile(r"\s*,\s*which\s+((?:[^.;]|\.(?=\S)){3,300})")
+_KIND_NEXT = re.compile(
+    r"\s+((?:framework|method|model|approach|algorithm|benchmark|dataset|pipeline|system|architecture|"
+    r"technique)\b[^.;]{0,200})"
+)
+_AS_TO_FOR = re.compile(r"\s+(?:as|to|for)\b")
+_JOINED = re.compile(r"\s*(?:and|,)\s*")
 
 
 def object_of(text: str) -> str:

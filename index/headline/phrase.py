@@ -13,6 +13,7 @@ _STRAY_VERB = re.compile(
     re.IGNORECASE,
 )
 _VOWELS = "aeiou"
+_VOWEL_GROUPS = re.compile(r"[aeiou]+")
 # Two-syllable verbs stressed on the last syllable double its consonant: "controlling", "transferring".
 _DOUBLED = frozenset(
     re.findall(
@@ -44,7 +45,7 @@ def gerund(verb: str) -> str:
         return verb[:-1] + "ing"
     if verb in _DOUBLED:
         return verb + verb[-1] + "ing"
-    vowel_groups = len(re.findall(r"[aeiou]+", verb))
+    vowel_groups = len(_VOWEL_GROUPS.findall(verb))
     if (
         vowel_groups == 1
         and len(verb) >= 3
