@@ -139,7 +139,8 @@ def named_contribution(
         order.insert(0, first)
     for index in order:
         sentence = sentences[index]
-        at = [end for verb, end in claims[index] if VERBS[verb] >= 3 or (best and best[2] == end)]
+        made = claims[index]  # empty for most sentences when all are looked at: no list built for them
+        at = [end for verb, end in made if VERBS[verb] >= 3 or (best and best[2] == end)] if made else []
         if yields and any(word in sentence for word in yields):
             at += [m.end() for m in _YIELD.finditer(sentence)]
         for start in sorted(at):
@@ -197,7 +198,7 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
     titled = _TITLED.match(rest)
     if titled is not None:  # "We introduce Deep Sliding Shapes, a 3D ConvNet ...": a name in title case
         return titled.group(1), "", _description(rest, titled.end())
-    kind_first = _KIND_THEN_NAME.match(rest) if "," in rest[:80] else None
+    kind_first = _KIND_THEN_NAME.match(rest) if rest.find(",", 0, 80) >= 0 else None
     if kind_first is not None and _COINED.match(kind_first.group(2)):  # "a spatial language model, SpaBERT"
         does = _WHICH_DOES.match(rest, kind_first.end())
         verb = does is not None and not does.group(1).startswith(("to ", "for "))

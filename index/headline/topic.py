@@ -206,24 +206,24 @@ def about(first_sentence: str, gist: str) -> str:
 
 def expansion_of(acronym: str, before: str) -> str | None:
     """The words an acronym abbreviates (Schwartz-Hearst: its letters in order, the first starting a word)."""
-    letters = [c.lower() for c in acronym if c.isalnum()]
-    if letters and acronym.endswith("s") and sum(c.isupper() for c in acronym) >= 2:
+    if acronym.isascii() and acronym.isalnum():  # the usual acronym: one lower() for all its letters
+        letters = list(acronym.lower())
+    else:
+        letters = [c.lower() for c in acronym if c.isalnum()]
+    if letters and acronym.endswith("s") and sum(map(str.isupper, acronym)) >= 2:
         letters = letters[:-1]
     words = _WORD.findall(before[-200:])
     for count in range(1, min(len(words), len(letters) + 6) + 1):
-        span = words[-count:]
-        if not span[0].lower().startswith(letters[0]):
-            continue
-        if _in_order(letters, " ".join(span).lower()):
-            return " ".join(span)
+        if not words[-count].lower().startswith(letters[0]):
+            continue  # the span's first word, looked at before the span is built
+        phrase = " ".join(words[-count:])
+        text = phrase.lower()
+        position = 0
+        for letter in letters:  # each letter found after the one before it
+            position = text.find(letter, position)
+            if position < 0:
+                break
+            position += 1
+        else:
+            return phrase
     return None
-
-
-def _in_order(letters: list[str], text: str) -> bool:
-    position = 0
-    for letter in letters:
-        position = text.find(letter, position)
-        if position < 0:
-            return False
-        position += 1
-    return True
