@@ -184,11 +184,26 @@ def claims(text: str) -> list[tuple[int, str, int]]:
     lowered = ascii_lower(text)
     found: list[tuple[int, str, int]] = []
     anchors: list[int] = []  # where "we" and "this paper" stand: an "and" claim needs one before it
+    # `_PARTICIPLES`, in one abstract of fifteen: six str scans cost less than the two regex scans they save.
+    participles = (
+        "proposing" in lowered
+        or "introducing" in lowered
+        or "presenting" in lowered
+        or "developing" in lowered
+        or "designing" in lowered
+        or "deriving" in lowered
+    )
     for subject, pattern in zip(_SUBJECTS, _CLAIM_PATTERNS, strict=True):
         if subject == "we":
             matches: Iterable[re.Match[str]] = pattern.finditer(lowered)
+        elif subject == "and":
+            matches = _and_matches(pattern, lowered, anchors)
+        elif subject == "our" and "our work " not in lowered and "our paper " not in lowered:
+            continue  # str scans for what the pattern needs: a third of the regex engine's scan
+        elif subject == "participle" and not participles:
+            continue
         else:
-            matches = _and_matches(pattern, lowered, anchors) if subject == "and" else _rare(pattern, lowered)
+            matches = _rare(pattern, lowered)
         for match in matches:
             if subject in ("we", "this"):
                 anchors.append(match.start())
