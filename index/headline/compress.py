@@ -119,7 +119,13 @@ def compressed(text: str, max_len: int) -> str:
         terse = _RELATIVE.sub(_participial, terse)
     if len(terse) > max_len:
         terse = _abbreviated(terse)
-        nouns = any(noun in terse for noun in ("dataset", "corpus", "study", "testbed", "suite"))
+        nouns = (  # an `or` chain: no generator frame
+            "dataset" in terse
+            or "corpus" in terse
+            or "study" in terse
+            or "testbed" in terse
+            or "suite" in terse
+        )
         if nouns and (" to " in terse or " for " in terse):
             terse = _STUDIES.sub(r"\1 on", terse, count=1)
     if len(text) > span and len(terse) <= max_len:

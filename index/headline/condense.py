@@ -160,5 +160,7 @@ def condense(text: str) -> str:
         text = _FILLER.sub(_without_filler, " " + text).lstrip(" ")
     if "\x00" in text:
         text = _ORPHAN_AND.sub(" ", text).replace("\x00", "")
-    text = _after(_GENERAL, _after(_STRAY, _after(_LEADING, text)))
+    for prefix in (_LEADING, _STRAY, _GENERAL):  # `_after` of each, without a call per pattern
+        match = prefix.match(text)
+        text = text if match is None else text[match.end() :]
     return " ".join(text.split()).strip(" ,;:.–—-")

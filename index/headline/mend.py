@@ -38,10 +38,12 @@ def first_question(text: str, max_len: int) -> str:
 
 def open_pair(tail: str) -> bool:
     """ "between A [and B]" with no second half yet; "between A and B" is whole, "not as X but as Y" too."""
-    pairs = list(_OPEN_PAIR.finditer(tail))
-    if not pairs:
+    pair = _OPEN_PAIR.search(tail)  # the last pair, by searches: most tails have none, and no list is built
+    if pair is None:
         return False
-    pair = pairs[-1]
+    later = _OPEN_PAIR.search(tail, pair.end())
+    while later is not None:
+        pair, later = later, _OPEN_PAIR.search(tail, later.end())
     closing = " but " if pair.group(0).startswith("not") else (" and ", " or ", " nor ")
     return not any(word in tail[pair.end() :] for word in closing)
 

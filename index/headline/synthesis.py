@@ -100,7 +100,7 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     text = fold_ligatures(text)
     if "emph" in text or ("text" in text and ("textbf" in text or "textit" in text)):  # "text" is found early
         text = LATEX_LEFTOVER.sub("", text)  # "\emphGaussian" rendered without its macro: "emphGaussian"
-    if not text.strip(JUNK):
+    if text[:1] in JUNK and not text.strip(JUNK):  # a first character that is no junk: no stripped copy
         return UNTITLED
     text = text.strip()
     if "- " in text:

@@ -152,7 +152,9 @@ def is_generic(gist: str) -> bool:
     end = _HEAD_END.search(gist)
     head = gist[: end.start()] if end is not None else gist
     words = head.split()[:10]
-    return len(gist.split()) <= 3 or len(words) - sum(map(_GENERIC.__contains__, map(str.lower, words))) < 2
+    if len(gist.split(None, 3)) <= 3:  # at most three words: split no further than the fourth
+        return True
+    return len(words) - sum(map(_GENERIC.__contains__, map(str.lower, words))) < 2
 
 
 def about(first_sentence: str, gist: str) -> str:
