@@ -19,6 +19,7 @@ from index.headline.quality import (
     generic,
     normalize,
 )
+from index.headline.spaces import printable
 from index.headline.spelled import CAPITALS, spelled_out
 from index.headline.topic import about, is_generic, topic
 from index.render.abstract import to_plain
@@ -59,7 +60,6 @@ _BY_DOING = re.compile(r",?\s+by\s+(?=[a-z]{3,}ing\s)")
 _LINE_BREAK = re.compile(
     r"- (?<=[a-z]{2}- )(?!(?:and|or|to|as|but|nor|vs|of|the|in|on|for|with|based)\b)(?=[a-z]{2,}\b)"
 )
-_PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
 _THAT = re.compile(
     r"^(?:[^.;]|\.(?=\S)){0,200}?\bthat,?\s+(?:(?:unlike|like|as with|contrary to) [^,]{1,40},\s+)?"
 )
@@ -95,7 +95,7 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     if len(text) > _SCAN:  # finish the sentence the scan would cut: it may be the one stating the paper
         end = text.find(". ", _SCAN)
         text = text[: end + 1] if end > 0 else text
-    if not _printable(text) or "  " in text or text[:1] == " " or text[-1:] == " ":
+    if not printable(text) or "  " in text or text[:1] == " " or text[-1:] == " ":
         text = sanitize(text)  # already clean when it comes from render.to_plain, the usual caller
     text = fold_ligatures(text)
     if "emph" in text or ("text" in text and ("textbf" in text or "textit" in text)):  # "text" is found early
@@ -119,13 +119,6 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     line = fit(capitalize(line), max_len, ellipsis=False)
     roomy = len(line) < max_len - 3 and CAPITALS.search(line)  # "AU" spelled out takes 4 characters more
     return _finish(spelled_out(line, text, max_len) if roomy else line, max_len, text)
-
-
-def _printable(text: str) -> bool:
-    """str.isprintable, for ASCII text by deleting the printable bytes: 3x fewer instructions."""
-    if text.isascii():
-        return not text.encode("ascii").translate(None, _PRINTABLE_ASCII)
-    return text.isprintable()
 
 
 def _finish(line: str, max_len: int, text: str) -> str:
