@@ -11,7 +11,7 @@ from index.headline.condense import condense
 from index.headline.fit import capitalize
 from index.headline.phrase import gerund
 from index.headline.quality import generic
-from index.headline.spaces import printable
+from index.headline.spaces import any_word, printable
 from index.headline.topic import expansion_of, is_generic
 
 # "We extend this line of work ..., by showing X": what "this" points back to is not on the line; X is.
@@ -124,7 +124,7 @@ _MODIFIES = re.compile(
 
 _ACRONYM = re.compile(r"\(([A-Za-z][A-Za-z0-9-]{0,20}[A-Z][A-Za-z0-9-]{0,10}|[A-Z]{2,}s?)\)")
 
-_SAYS_HOW = re.compile(r"\b(?:that|which|for|to|by|via|with|on|of)\b")
+_SAYS_HOW = re.compile(any_word("that|which|for|to|by|via|with|on|of"))
 
 _SHOWN_TO = re.compile(
     r" (?:is|are) (?:shown|proven|designed|proposed|used) to ([a-z]{3,})\b"

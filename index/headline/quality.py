@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from index.headline.spaces import any_word
 from index.headline.topic import expansion_of
 
 # A phrase is never whole when it stops on one of these: its complement was cut off.
@@ -50,7 +51,7 @@ _BAD_START = re.compile(
     r"^(?:To [a-z]+|When|Why|Whether|Code\b|Source code|Data and code|For the time|"
     r"(?:Implements|Utilizes|Uses|Is|Are|Was|Were)\b)"
 )
-_DOES = re.compile(r"\b(?:that|which|for|to|by|via|with|on)\b")
+_DOES = re.compile(any_word("that|which|for|to|by|via|with|on"))
 _LABEL = re.compile(r"^([^\s:]{2,30}): (.+)$")
 # Words so vague that a headline made only of them (plus a name) says nothing about the paper.
 _VAGUE = frozenset(

@@ -19,7 +19,7 @@ from index.headline.quality import (
     generic,
     normalize,
 )
-from index.headline.spaces import printable
+from index.headline.spaces import any_word, printable
 from index.headline.spelled import CAPITALS, spelled_out
 from index.headline.topic import about, is_generic, topic
 from index.render.abstract import to_plain
@@ -235,7 +235,7 @@ _POINTS_BACK = re.compile(
 )
 _POINTER = re.compile(r" (?:th(?:is|ese|ose|em)|such|both types)\b")  # from a literal: cheap, tried first
 # A body that says what the named thing does or is for ("... for X", "... that learns X").
-_SAYS = re.compile(r"\b(?:that|which|for|to|by|via|with|on|in)\b")
+_SAYS = re.compile(any_word("that|which|for|to|by|via|with|on|in"))
 # "Relation and Sensitivity aware [representation learning method]": the kind of thing a spelled-out name
 # is, kept when the name leaves no room for the field it works in ("RaSa: ... method for person search").
 _KIND_AT_END = re.compile(
