@@ -43,8 +43,9 @@ _BASED_ASIDE = re.compile(
 _POINTER = re.compile(r" (?:this|these|those|such) (?=[a-z]\w+ \w)")
 _POINTED_FROM = frozenset(("for", "of", "to", "in", "on", "with", "from", "under"))
 # "..., which address these challenges": a clause that only points back says nothing here.
+# Without its optional leading comma, so the engine jumps between spaces (`condense` adds the comma back).
 _ADDRESSES_IT = re.compile(
-    r",? (?:which|that) (?:\w+ly\s+)?(?:address|tackle|solve|overcome|mitigate|alleviate|resolve|fix|"
+    r" (?:which|that) (?:\w+ly\s+)?(?:address|tackle|solve|overcome|mitigate|alleviate|resolve|fix|"
     r"handle|remedy|correct|remove|avoid)(?:e?s)?\s+(?:these|this|those|such|both|the above|all|them|it)\b"
     r"[^,;]{0,60}$"
 )
@@ -151,8 +152,13 @@ def condense(text: str) -> str:
     if " this " in text or " these " in text or " those " in text or " such " in text:
         text = _POINTER.sub(_without_pointer, text)  # "scheme for [this] convex formulation": this what?
     if " that " in text or " which " in text:
-        tail = _ADDRESSES_IT.search(text, max(0, len(text) - 140))
-        text = text[: tail.start()] if tail is not None else text
+        start = max(0, len(text) - 140)
+        tail = _ADDRESSES_IT.search(
+            text, start
+        )  # the leftmost ", which" is a comma before the leftmost " which"
+        if tail is not None:
+            cut = tail.start()
+            text = text[: cut - 1 if cut > start and text[cut - 1] == "," else cut]
     if " -" in text or " –" in text or "—" in text:
         text = _ASIDE.sub(" ", text)
     lowered = text.lower()
