@@ -23,8 +23,11 @@ _GENERIC = frozenset(
 _LIST = re.compile(r"^[\w -]{3,40}(?:, [\w -]{3,40})+ and [\w -]{3,40}$")
 # Where a gist's own subject ends: what follows is the means ("based on", "using") or a clause.
 # One leading character class lets the regex engine skip to candidates: 3x faster than a top-level "|".
+# The words are alternatives of their own, each starting with its literal: the engine checks that letter
+# before entering one (a nested group is entered at every space).
 _HEAD_END = re.compile(
-    r"[,;:(\s](?:(?<!\s)|(?:that|which|with|to|by|based|using|via|through|where|whose|as|from)\s)"
+    r"[,;:(\s](?:(?<!\s)|that\s|which\s|with\s|to\s|by\s|based\s|using\s|via\s|through\s|where\s|whose\s"
+    r"|as\s|from\s)"
 )
 # The first sentence's subject names the field ("Diffusion models are ..."): it ends at its verb.
 _AUXILIARY = frozenset(
