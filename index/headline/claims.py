@@ -59,8 +59,16 @@ VERBS = {
     "address": 1,  # any verb after "In this paper, we": the authors' own statement of the paper
 }
 # "We also ...", "Finally, we ..." state a side result.
+# The word's start is looked behind from its end, (?<!\w.{n}): only after a whole word, not at every a/f/m.
 _SECONDARY = re.compile(
-    r"[afmAFM](?<!\w[afmAFM])(?:lso|urther|dditionally|inally|oreover|LSO|URTHER|DDITIONALLY|INALLY|OREOVER)\b"
+    "[afmAFM](?:"
+    + "|".join(
+        rf"{rest}(?<!\w.{{{len(rest) + 1}}})"
+        for rest in re.findall(
+            r"\S+", "lso urther dditionally inally oreover LSO URTHER DDITIONALLY INALLY OREOVER"
+        )
+    )
+    + r")\b"
 )
 # "In this paper, we ..." and "Here, we ..." mark the sentence the authors chose to state the paper in.
 _MAIN = re.compile(r"^(?:In this (?:paper|work)|Here|This (?:position )?(?:paper|work))\b")
