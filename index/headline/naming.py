@@ -55,7 +55,7 @@ _ROOM = 72
 
 _MEANS_WORDS = frozenset(("using", "via", "with", "by", "through", "employing", "leveraging"))
 
-_INFINITIVE = re.compile(r"\bto [a-z]+$")
+_INFINITIVE = re.compile(r"to (?<!\wto )[a-z]+$")  # \bto, from its literal: the engine jumps to each "to "
 
 _FOLLOW_UP = re.compile(
     r"^(" + r"[A-Za-z0-9]{0,20}[A-Z][A-Za-z0-9]{0,30}(?:[-.][A-Za-z0-9]{1,30}){0,3}" + r")\s+"
@@ -304,12 +304,15 @@ def object_of(text: str) -> str:
     """What a claim is about: the part after the verb, without a trailing `and prove ...` clause."""
     spaced = printable(text)  # and so is every text made from it below
     cut = _clause_end(text, 0, spaced)
-    while cut is not None and (
-        (_INFINITIVE.search(text, 0, cut.start()) and " and " in cut.group(0))
-        or (
-            cut.group(0) == ", which "
-            and _DOES_WHAT.match(text, cut.end())
-            and "," not in text[: cut.start()]
+    while (
+        cut is not None
+        and (
+            (" and " in cut.group(0) and _INFINITIVE.search(text, 0, cut.start()))  # the str test first
+            or (
+                cut.group(0) == ", which "
+                and _DOES_WHAT.match(text, cut.end())
+                and "," not in text[: cut.start()]
+            )
         )
     ):
         if (
