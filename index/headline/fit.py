@@ -6,6 +6,7 @@ import re
 
 from index.headline.compress import GERUND_NOUNS, compressed, without_grading
 from index.headline.mend import first_question, mend, open_clause, open_pair
+from index.headline.spaces import any_word
 
 # Where a cut reads well: before a short trailing clause (", a randomization mechanism motivated").
 # (It starts with one character class, so the regex engine skips to candidates: a top-level "|" is slower.)
@@ -24,9 +25,12 @@ _BOUNDARY_WORDS = frozenset(
     )
 )
 # A verb that joins two things, with no second thing after it yet: the cut must not fall before it.
-_PAIRING = re.compile(
-    r"\b(?:combin|integrat|fus|merg|coupl|pair|bridg|connect|align|compar|distinguish|separat|unif|synergiz)"
-    r"[a-z]*"
+_PAIRING = re.compile(  # \b(?:combin|...) as `spaces.any_word` writes it: from a set of first letters
+    "(?:"
+    + any_word(
+        "combin|integrat|fus|merg|coupl|pair|bridg|connect|align|compar|distinguish|separat|unif|synergiz", ""
+    )
+    + ")[a-z]*"
     r"(?:\s(?!(?:with|and|to|from|between)\b)\S+){1,8}$"
 )
 _SECOND_HALF = frozenset(("with", "and", "to", "from", "into"))
