@@ -281,14 +281,15 @@ def _phrase_cut(text: str, limit: int) -> str:
         last = words[count - 1]
         if count > inside and last.strip(_CUT_EDGE):
             continue
-        if last[-1:] == ":":
+        mark = last[-1:]
+        if mark == ":":
             continue  # "Field: [what the paper does]": the label alone says nothing
-        if last[-1:] in ",;":
+        if mark in ",;":
             pass  # a comma ends a phrase
         elif (
             following not in _BOUNDARY_WORDS
             and not (following == "to" and count + 1 < len(words) and words[count + 1].isalpha())
-            and not (following[-3:] == "ing" and _participle(last, following))
+            and not (following.endswith("ing") and _participle(last, following))
         ):
             continue
         kept = " ".join(words[:count]).rstrip(_CUT_EDGE)
@@ -296,7 +297,7 @@ def _phrase_cut(text: str, limit: int) -> str:
             continue
         if len(kept) < limit * 0.45:
             return ""
-        if _bad_cut(kept, kept.rsplit(" ", 1)[-1], following, comma=last[-1:] in ",;:"):
+        if _bad_cut(kept, kept.rsplit(" ", 1)[-1], following, comma=mark in ",;:"):
             continue
         return kept
     return ""
@@ -313,7 +314,9 @@ def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
         or open_clause(kept)
     ):
         return True  # "to investigate the interplay [between ...]": a relation without its terms
-    if kept.count("(") != kept.count(")") or kept.count("[") != kept.count("]"):
+    if ("(" in kept or ")" in kept) and kept.count("(") != kept.count(")"):  # memchr first: most have none
+        return True
+    if ("[" in kept or "]" in kept) and kept.count("[") != kept.count("]"):
         return True
     if following in _SECOND_HALF and _PAIRING.search(kept[-90:]):
         return True  # "framework that combines dynamic routing [with ...]": what it combines it with is lost

@@ -8,8 +8,14 @@ from collections.abc import Callable
 # "approach in which models [... are constructed]": a clause whose verb the cut lost says nothing.
 _CLAUSE_OPENERS = ("where", "whereby", "whose", "wherein")
 _CLAUSE_PREPOSITIONS = ("in", "by", "with", "through", "under", "for", "on")
+# Flat, each alternative starting with its word: the engine tests that word's letter before entering it.
 _OPEN_CLAUSE = re.compile(
-    rf" (?:(?:{'|'.join(_CLAUSE_PREPOSITIONS)}) which \S+|(?:{'|'.join(_CLAUSE_OPENERS)})(?: \S+){{1,2}})$"
+    " (?:"
+    + "|".join(
+        [rf"{word} which \S+$" for word in _CLAUSE_PREPOSITIONS]
+        + [rf"{word}(?: \S+){{1,2}}$" for word in _CLAUSE_OPENERS]
+    )
+    + ")"
 )
 # A word followed by a lower-case content word in the text is its modifier ("joint false-negative
 # [guarantees]"); adjectival endings tell a modifier from a head noun without a dictionary.
