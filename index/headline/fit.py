@@ -6,7 +6,7 @@ import re
 
 from index.headline.compress import GERUND_NOUNS, compressed, without_grading
 from index.headline.mend import first_question, mend, open_clause, open_pair
-from index.headline.spaces import any_word
+from index.headline.spaces import any_word, printable
 
 # Where a cut reads well: before a short trailing clause (", a randomization mechanism motivated").
 # (It starts with one character class, so the regex engine skips to candidates: a top-level "|" is slower.)
@@ -343,7 +343,9 @@ def capitalize(text: str) -> str:
 def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     """Cut at a word boundary without a dangling `of`/`and`/`the`; a single endless token is cut hard."""
     question = text.endswith("?")
-    text = trim(" ".join(text.split()))
+    if not printable(text) or "  " in text or text[:1] == " " or text[-1:] == " ":
+        text = " ".join(text.split())  # else one-spaced already: no list of words to build and join
+    text = trim(text)
     if question and text:
         text += "?"  # the one closing mark that carries meaning
     if not text:

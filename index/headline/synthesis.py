@@ -117,8 +117,8 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     line = without_frame(line, max_len) or line
     line = for_what(line, max_len) or line
     line = fit(capitalize(line), max_len, ellipsis=False)
-    roomy = len(line) < max_len - 3 and CAPITALS.search(line)  # "AU" spelled out takes 4 characters more
-    return _finish(spelled_out(line, text, max_len) if roomy else line, max_len, text)
+    roomy = CAPITALS.search(line) if len(line) < max_len - 3 else None  # "AU" spelled out takes 4 more
+    return _finish(spelled_out(line, text, max_len, roomy) if roomy else line, max_len, text)
 
 
 def _finish(line: str, max_len: int, text: str) -> str:
