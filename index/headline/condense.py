@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from index.headline.spaces import printable
+
 _CITED_BY = re.compile(r" by (?:\([^()]{0,80}\d{4}[a-z]?\)|\[[^\[\] ]{3,60}\]) ")
 _SQUARE = re.compile(r"\s*\[[^\[\]]{0,80}\]")
 # The regex tries its 13 words at every position, 5x slower than first checking that one of them is there
@@ -169,4 +171,6 @@ def condense(text: str) -> str:
     for prefix in (_LEADING, _STRAY, _GENERAL):  # `_after` of each, without a call per pattern
         match = prefix.match(text)
         text = text if match is None else text[match.end() :]
-    return " ".join(text.split()).strip(" ,;:.–—-")
+    if not printable(text) or "  " in text or text[:1] == " " or text[-1:] == " ":
+        text = " ".join(text.split())  # else one-spaced already: no list of words to build and join
+    return text.strip(" ,;:.–—-")
