@@ -72,6 +72,7 @@ _SECONDARY = re.compile(
 )
 # "In this paper, we ..." and "Here, we ..." mark the sentence the authors chose to state the paper in.
 _MAIN = re.compile(r"^(?:In this (?:paper|work)|Here|This (?:position )?(?:paper|work))\b")
+_MAIN_STARTS = ("In this ", "Here", "This ")
 FORMS = {verb + suffix: verb for verb in VERBS for suffix in ("", "s", "es", "d", "ed")}
 FORMS |= {"studies": "study", "studied": "study", "found": "find", "built": "build", "shown": "show"}
 # "..., proposing X", "by introducing X": the participle makes the claim.
@@ -304,7 +305,8 @@ def best_claim(sentences: list[str], claims: list[list[tuple[str, int]]]) -> tup
         for verb, end in found:
             if verb in ("release", "provide") and _MATERIAL.match(sentence, end):
                 continue  # "we release our code": where the code is, not what the paper is
-            weight = VERBS[verb] + (3 if _MAIN.match(sentence) else 0)
+            main = sentence.startswith(_MAIN_STARTS) and _MAIN.match(sentence)  # str test before the pattern
+            weight = VERBS[verb] + (3 if main else 0)
             if verb in _STUDIES and weight > 4 and _FIELD_OBJECT.match(sentence, end):
                 weight = 4  # "we study the ZS-SBIR task": the field; a method proposed for it says more
             if _SECONDARY.search(sentence, 0, end):

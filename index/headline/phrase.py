@@ -81,10 +81,11 @@ def as_headline(text: str) -> str:
     if study is not None:
         text = text[study.end() :]
         return text[:1].upper() + text[1:]
-    studying = _STUDYING.match(text)
+    first = text[:1]  # an ASCII letter other than s, i, e starts no "studying" (nor any case of it)
+    studying = _STUDYING.match(text) if first in "sSiIeE" or not first.isascii() else None
     if studying is not None and " of " in " ".join(text[studying.end() :].split(" ", 5)[:5]):
         return text[studying.end()].upper() + text[studying.end() + 1 :]  # "[Studying] implicit bias of X"
-    purpose = _PURPOSE.match(text)
+    purpose = _PURPOSE.match(text) if first in "tT" else None
     if purpose is not None:
         adverb, verb = purpose.groups()
         return f"{adverb}{gerund(verb)}{text[purpose.end() :]}"
