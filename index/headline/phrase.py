@@ -89,7 +89,7 @@ def as_headline(text: str) -> str:
     if purpose is not None:
         adverb, verb = purpose.groups()
         return f"{adverb}{gerund(verb)}{text[purpose.end() :]}"
-    stray = _STRAY_VERB.match(text)
+    stray = _STRAY_VERB.match(text) if first in "aAiIuUeEpPdDsScC" or not first.isascii() else None
     if stray is not None and len(text) - stray.end() > 15:
         return text[stray.end() :]
     return text

@@ -89,7 +89,7 @@ def has_split_word(line: str) -> bool:
 
 def acronym_only(line: str) -> bool:
     """True for "SAC: Spatially-Adaptive Convolution": an acronym and its expansion, nothing it does."""
-    match = _LABEL.match(line)
+    match = _LABEL.match(line) if ": " in line else None  # the str test first
     if match is None:
         return False
     label, body = match.groups()
@@ -110,7 +110,7 @@ def acronym_only(line: str) -> bool:
 
 def generic(line: str) -> bool:
     """True when, past a name, the headline is only vague words ("CPM: a framework"): `generic`."""
-    match = _LABEL.match(line)
+    match = _LABEL.match(line) if ": " in line else None
     body = match.group(2) if match is not None else line
     for part in (body, body.rsplit(", ", 1)[-1]):  # "CPM: Compositional ..., framework": the appositive
         if all(word.strip(",;:").lower() in _VAGUE for word in part.split()):

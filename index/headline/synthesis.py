@@ -307,10 +307,11 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
     aim = _AIM_BACK.match(rest) if verb == "address" else None
     if aim is not None:  # "we aim to address these problems by learning X": "Learning X"
         rest = rest[aim.end() :]
-    by = _BY.search(rest, 0, 300) if BACK_REFERENCE.match(rest) else None
+    back = BACK_REFERENCE.match(rest) is not None  # matched once for both searches
+    by = _BY.search(rest, 0, 300) if back else None
     if by is not None:  # "we extend this line of work ..., by showing an algorithm ...": the algorithm
         return object_of(rest[by.end() :])
-    by = _BY_DOING.search(rest, 0, 200) if BACK_REFERENCE.match(rest) else None
+    by = _BY_DOING.search(rest, 0, 200) if back else None
     if by is not None:
         return object_of(rest[by.end() :])
     return object_of(rest) or without_claimant(sentence)

@@ -165,7 +165,7 @@ def about(first_sentence: str, gist: str) -> str:
 
     The topic comes from the first sentence, and is worked out only for a gist that needs it.
     """
-    short = _SHORT.match(gist)
+    short = _SHORT.match(gist) if "A" <= gist[:1] <= "Z" else None  # it starts with [A-Z]
     if (
         short is not None
         and f"({short.group(1)})" in first_sentence
@@ -173,7 +173,8 @@ def about(first_sentence: str, gist: str) -> str:
         and expansion_of(short.group(1), field) == field
     ):
         return field + gist[short.end() :]  # "We recast PE as X": "Private Evolution as X"
-    pronoun = _PRONOUN.match(gist)
+    first = gist[:1]  # an ASCII letter no case of "their"/"its"/"our"/"such" starts with: no match
+    pronoun = _PRONOUN.match(gist) if first in "tTiIoOsS" or not first.isascii() else None
     if pronoun is not None and (field := topic(first_sentence)):
         rest = gist[pronoun.end() :]
         if pronoun.group(1).lower() in ("it", "they"):
