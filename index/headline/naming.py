@@ -167,7 +167,8 @@ def named_contribution(
         if yields and any(word in sentence for word in yields):
             at += [m.end() for m in _YIELD.finditer(sentence)]
         for start in sorted(at):
-            if BACK_REFERENCE.match(sentence, start):
+            lead = sentence[start : start + 1]  # no ASCII letter but t, s, o (either case) starts one
+            if (lead in "tTsSoO" or not lead.isascii()) and BACK_REFERENCE.match(sentence, start):
                 continue  # "we demonstrate our method on ... (MRI) data": the method was named before
             found = _name_at(sentence, start)
             if found is not None:
@@ -218,7 +219,7 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
         if _AS_TO_FOR.match(rest, direct.end()):
             return None  # "we recast PE as ...": the name is the subject of the gist, not a contribution
         return direct.group(1), "", _description(rest, direct.end())
-    titled = _TITLED.match(rest)
+    titled = _TITLED.match(rest) if "A" <= rest[:1] <= "Z" else None  # it starts with [A-Z]
     if titled is not None:  # "We introduce Deep Sliding Shapes, a 3D ConvNet ...": a name in title case
         return titled.group(1), "", _description(rest, titled.end())
     kind_first = _KIND_THEN_NAME.match(rest) if rest.find(",", 0, 80) >= 0 else None

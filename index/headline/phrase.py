@@ -77,11 +77,11 @@ def third_person(verb: str) -> str:
 
 def as_headline(text: str) -> str:
     """A gist that starts as no headline would, rewritten: "to learn X" -> "Learning X", "uses X" -> "X"."""
-    study = _STUDY.match(text)
+    first = text[:1]  # an ASCII letter no case of a pattern's first letters is starts no match of it
+    study = _STUDY.match(text) if first in "aAtTfFgGuUnNpPrRsSmMwW" or not first.isascii() else None
     if study is not None:
         text = text[study.end() :]
         return text[:1].upper() + text[1:]
-    first = text[:1]  # an ASCII letter other than s, i, e starts no "studying" (nor any case of it)
     studying = _STUDYING.match(text) if first in "sSiIeE" or not first.isascii() else None
     if studying is not None and " of " in " ".join(text[studying.end() :].split(" ", 5)[:5]):
         return text[studying.end()].upper() + text[studying.end() + 1 :]  # "[Studying] implicit bias of X"

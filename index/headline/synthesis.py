@@ -183,7 +183,7 @@ def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, ma
         what = object_of(description)
         if what[:3] == "to ":
             what = as_headline(what)  # "X: to train a model that ..." reads as "X: training a model that ..."
-        enables = _ENABLES.match(what)
+        enables = _ENABLES.match(what) if what[:1] in "wt" else None  # "which"/"that" first
         if enables is not None:  # "which enables us to generate X": "generates X"
             what = third_person(enables.group(1)) + what[enables.end() :]
         bodies = [", ".join(part for part in (expansion, what) if part)]

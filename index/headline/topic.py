@@ -186,14 +186,16 @@ def about(first_sentence: str, gist: str) -> str:
         label = capitalize(named.group(1)) if named is not None else topic(first_sentence)
         if label:
             return f"{label}: {gist[colon + 2 :]}"
-    whether = _WHETHER.match(gist)
+    whether = _WHETHER.match(gist) if first in "wW" or not first.isascii() else None
     if whether is not None:
         return f"{capitalize(whether.group(2))} {whether.group(1)}{whether.group(3)}?"
     whether = _WHETHER_DOES.match(gist) if gist[:8].lower() == "whether " else None
     if whether is not None:  # "whether training on X improves Y" asks "Does training on X improve Y?"
         subject = _ASIDE.sub("", whether.group(1))
         return f"Does {subject} {whether.group(2)[:-1]} {whether.group(3)}?"
-    generic = is_generic(gist) or _RELATIONAL.match(gist) is not None
+    generic = is_generic(gist) or (
+        (first in "mMiIcCrReEaAfF" or not first.isascii()) and _RELATIONAL.match(gist) is not None
+    )
     gives = _GIVES.match(gist) if generic else None
     if gives is not None and all(word.lower() in _GENERIC for word in gives.group(1).split()):
         gist = gives.group(2)  # "a new approach that gives X": X is the contribution
