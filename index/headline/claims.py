@@ -13,8 +13,15 @@ from operator import add
 # so the regex engine jumps between candidates like str.find, and the lookbehinds run only there.
 _ABBREVIATIONS = ("e.g.", "i.e.", "al.", "vs.", "cf.", "Fig.", "Eq.", "resp.", "approx.", "etc.")
 _NEXT = r"(?=[A-Z0-9\"“(\[])"
+# The next character is looked at first, and the eleven lookbehinds only after a letter an abbreviation or
+# an initial ends with: after any other (most sentence ends), one lookbehind answers for all of them.
+_ENDINGS = "".join(sorted({word[-2] for word in _ABBREVIATIONS})) + "A-Z"
 _PERIOD = re.compile(  # the period in a group: `split` keeps it
-    r"(\.) " + "".join(rf"(?<! {re.escape(word)} )" for word in _ABBREVIATIONS) + r"(?<! [A-Z]\. )" + _NEXT
+    r"(\.) "
+    + _NEXT
+    + rf"(?:(?<![{_ENDINGS}]\. )|"
+    + "".join(rf"(?<! {re.escape(word)} )" for word in _ABBREVIATIONS)
+    + r"(?<! [A-Z]\. ))"
 )
 _QUESTION = re.compile(r"[?!] " + _NEXT)
 # How directly each verb states a contribution: "we propose X" names it, "we show that" a finding.
