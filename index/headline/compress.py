@@ -64,6 +64,11 @@ _STUDIES = re.compile(
     r"examine|examining|explore|exploring|analyze|analyzing|probe|probing)\b"
 )
 _ABBREVIABLE = re.compile("|".join(_ABBREVIATIONS), re.IGNORECASE)
+_TERM_WORDS = ("network", "learning", "language", "autoencoder")  # in the order `_abbreviated` tests them
+_TERMS = tuple(
+    (long, short, next(index for index, word in enumerate(_TERM_WORDS) if word in long))
+    for long, short in _ABBREVIATIONS.items()
+)
 _ADJECTIVE_END = r"(?:ed|al|ive|ic|ent|ant|ous|able|ible|ary|ful|ar)"
 # (Only a participle first: "dominant and residual motions" names two kinds, and neither may go.)
 _ADJECTIVE_PAIR = re.compile(rf"\b([a-z]+ed) and ([a-z]+{_ADJECTIVE_END}) (?=[a-z])")
@@ -82,9 +87,19 @@ def _abbreviated(text: str) -> str:
     lowered = text.lower()
     if len(lowered) != len(text):  # a letter whose lower case is longer: positions would not line up
         text = _ABBREVIABLE.sub(lambda m: _ABBREVIATIONS[m.group(0).lower()], text)
-    elif "network" in lowered or "learning" in lowered or "language" in lowered or "autoencoder" in lowered:
-        # str.find per term (each term has one of those words): the alternation tries every position
-        for long, short in _ABBREVIATIONS.items():
+    elif True in (
+        words := (
+            "network" in lowered,
+            "learning" in lowered,
+            "language" in lowered,
+            "autoencoder" in lowered,
+        )
+    ):
+        # str.find per term with a word the text has (each term has one of those words, and a replacement,
+        # in capitals, brings none in): the alternation tries every position
+        for long, short, word in _TERMS:
+            if not words[word]:
+                continue
             at = lowered.find(long)
             while at >= 0:
                 if long == "machine learning" and text[at : at + len(long)].istitle():  # "Conference on ..."
