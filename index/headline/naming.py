@@ -185,7 +185,7 @@ def named_contribution(
         )
         if follow is not None and _COINED.match(follow.group(1)) and best is not None:
             return follow.group(1), "", ""
-        called = _CALLED.search(sentence) if calls and any(w in sentence for w in calls) else None
+        called = _CALLED.search(sentence) if calls and _ANY_CALLED.search(sentence) else None  # one of them
         if called is not None and (index == first or _COINED.match(called.group(1))):
             name = called.group(1).strip(" `'‘’")
             end = called.end()
