@@ -170,8 +170,11 @@ def named_contribution(
     for index in order:
         sentence = sentences[index]
         made = claims[index]  # empty for most sentences when all are looked at: no list built for them
-        at = [end for verb, end in made if VERBS[verb] >= 3 or (best and best[2] == end)] if made else []
-        if yields and any(word in sentence for word in yields):
+        at = []  # a loop, not a comprehension: no frame for the one or two claims of a sentence
+        for verb, end in made:
+            if VERBS[verb] >= 3 or (best and best[2] == end):
+                at.append(end)
+        if yields and any(map(sentence.__contains__, yields)):
             at += [m.end() for m in _YIELD.finditer(sentence)]
         for start in sorted(at):
             lead = sentence[start : start + 1]  # no ASCII letter but t, s, o (either case) starts one

@@ -186,7 +186,7 @@ def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, ma
         enables = _ENABLES.match(what) if what[:1] in "wt" else None  # "which"/"that" first
         if enables is not None:  # "which enables us to generate X": "generates X"
             what = third_person(enables.group(1)) + what[enables.end() :]
-        bodies = [", ".join(part for part in (expansion, what) if part)]
+        bodies = [", ".join(filter(None, (expansion, what)))]  # C-level: no generator frame
         if expansion and what:
             bodies.append(what)  # "CPM: framework that casts simulation as ...", not "CPM: Compositional ..."
     crowded = len(bodies) == 2 and not description.startswith("+")
