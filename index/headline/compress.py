@@ -8,7 +8,8 @@ from index.headline.phrase import base_form, gerund
 
 # Headline style drops articles, possessives and an adverb before its verb ("correctly identifying").
 # (On one-spaced text, starting with the literal space: a lookbehind would be 5x slower.)
-_ARTICLE = re.compile(r" (?:a|an|the|(?:their|its)(?! own\b)) (?=[a-z])")
+# (Flat: each alternative starts with its literal, which the engine tests before entering it.)
+_ARTICLE = re.compile(r" (?:a|an|the|their(?! own\b)|its(?! own\b)) (?=[a-z])")
 _ADVERB = re.compile(
     r" (?!(?:early|family|supply|apply|reply|rely|assembly|anomaly|fully|partially)\b)"
     r"[a-z]{3,}ly(?= [a-z]+(?:ing|ed)\b)"
@@ -65,6 +66,11 @@ _STUDIES = re.compile(
     r"examine|examining|explore|exploring|analyze|analyzing|probe|probing)\b"
 )
 _ABBREVIABLE = re.compile("|".join(_ABBREVIATIONS), re.IGNORECASE)
+_TERM_WORDS = ("network", "learning", "language", "autoencoder")  # in the order `_abbreviated` tests them
+_TERMS = tuple(
+    (long, short, next(index for index, word in enumerate(_TERM_WORDS) if word in long))
+    for long, short in _ABBREVIATIONS.items()
+)
 _ADJECTIVE_END = r"(?:ed|al|ive|ic|ent|ant|ous|able|ible|ary|ful|ar)"
 # (Only a participle first: "dominant and residual motions" names two kinds, and neither may go.)
 _ADJECTIVE_PAIR = re.compile(rf"\b([a-z]+ed) and ([a-z]+{_ADJECTIVE_END}) (?=[a-z])")
@@ -83,9 +89,19 @@ def _abbreviated(text: str) -> str:
     lowered = text.lower()
     if len(lowered) != len(text):  # a letter whose lower case is longer: positions would not line up
         text = _ABBREVIABLE.sub(lambda m: _ABBREVIATIONS[m.group(0).lower()], text)
-    elif "network" in lowered or "learning" in lowered or "language" in lowered or "autoencoder" in lowered:
-        # str.find per term (each term has one of those words): the alternation tries every position
-        for long, short in _ABBREVIATIONS.items():
+    elif True in (
+        words := (
+            "network" in lowered,
+            "learning" in lowered,
+            "language" in lowered,
+            "autoencoder" in lowered,
+        )
+    ):
+        # str.find per term with a word the text has (each term has one of those words, and a replacement,
+        # in capitals, brings none in): the alternation tries every position
+        for long, short, word in _TERMS:
+            if not words[word]:
+                continue
             at = lowered.find(long)
             while at >= 0:
                 if long == "machine learning" and text[at : at + len(long)].istitle():  # "Conference on ..."
@@ -121,7 +137,13 @@ def compressed(text: str, max_len: int) -> str:
         terse = _RELATIVE.sub(_participial, terse)
     if len(terse) > max_len:
         terse = _abbreviated(terse)
-        nouns = any(noun in terse for noun in ("dataset", "corpus", "study", "testbed", "suite"))
+        nouns = (  # an `or` chain: no generator frame
+            "dataset" in terse
+            or "corpus" in terse
+            or "study" in terse
+            or "testbed" in terse
+            or "suite" in terse
+        )
         if nouns and (" to " in terse or " for " in terse):
             terse = _STUDIES.sub(r"\1 on", terse, count=1)
     if len(text) > span and len(terse) <= max_len:

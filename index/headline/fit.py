@@ -7,6 +7,8 @@ import re
 from index.headline.compress import GERUND_NOUNS, compressed, without_grading
 from index.headline.mend import ADJECTIVES as _ADJECTIVES
 from index.headline.mend import first_question, mend, noun_end, open_clause, open_pair
+from index.headline.phrase import trim
+from index.headline.spaces import any_word, printable
 
 # Where a cut reads well: before a short trailing clause (", a randomization mechanism motivated").
 # (It starts with one character class, so the regex engine skips to candidates: a top-level "|" is slower.)
@@ -25,9 +27,12 @@ _BOUNDARY_WORDS = frozenset(
     )
 )
 # A verb that joins two things, with no second thing after it yet: the cut must not fall before it.
-_PAIRING = re.compile(
-    r"\b(?:combin|integrat|fus|merg|coupl|pair|bridg|connect|align|compar|distinguish|separat|unif|synergiz)"
-    r"[a-z]*"
+_PAIRING = re.compile(  # \b(?:combin|...) as `spaces.any_word` writes it: from a set of first letters
+    "(?:"
+    + any_word(
+        "combin|integrat|fus|merg|coupl|pair|bridg|connect|align|compar|distinguish|separat|unif|synergiz", ""
+    )
+    + ")[a-z]*"
     r"(?:\s(?!(?:with|and|to|from|between)\b)\S+){1,8}$"
 )
 _SECOND_HALF = frozenset(("with", "and", "to", "from", "into"))
@@ -60,26 +65,8 @@ _NEEDS_COMPLEMENT = frozenset(("capable", "able", "suitable", "amenable", "appli
 _INTENSIFIERS = frozenset(("very", "much", "quite", "rather", "so", "too"))
 _COPULAS = frozenset(("is", "are", "be", "been", "was", "were", "remains", "remain", "becomes", "become"))
 _NOUNS_LIKE_ADJECTIVES = frozenset(("table", "variable", "variables", "observable", "observables", "unless"))
-_OPENERS = {"(": ")", "[": "]", "{": "}"}
-_CLOSERS = {")": "(", "]": "[", "}": "{"}
-# Edge punctuation to strip; brackets go only when unmatched, so "[Re] Title" stays whole, never "Re] Title".
 _PREPOSITIONS = frozenset(re.findall(r"\S+", "for of in on with into from by via under over between across"))
 UNTITLED = "Untitled paper"
-# Punctuation that means nothing at either end of a headline (an unmatched bracket, a dangling dash).
-JUNK = " \t,;:.!?–—-()[]{}/\\|*_~'\"`“”‘’"
-_EDGE = JUNK.translate(str.maketrans("", "", "()[]{}"))
-
-
-def trim(text: str) -> str:
-    """Strip edge punctuation; a bracket goes only with no partner, so no half of "[bold red]" is left."""
-    while True:
-        text = text.strip(_EDGE)
-        if text[:1] in _OPENERS and _OPENERS[text[0]] not in text:
-            text = text[1:]
-        elif text[-1:] in _CLOSERS and _CLOSERS[text[-1]] not in text:
-            text = text[:-1]
-        else:
-            return text
 
 
 def _adjective(word: str) -> bool:
@@ -272,15 +259,16 @@ def _phrase_cut(text: str, limit: int) -> str:
         last = words[count - 1]
         if count > inside and last.strip(_CUT_EDGE):
             continue
-        if last[-1:] == ":":
+        mark = last[-1:]
+        if mark == ":":
             continue  # "Field: [what the paper does]": the label alone says nothing
-        if last[-1:] in ",;":
+        if mark in ",;":
             pass  # a comma ends a phrase
         elif (
             following not in _BOUNDARY_WORDS
             and not (following == "and" and noun_end(last, words[count - 2]))  # "queries [and budgets]"
             and not (following == "to" and count + 1 < len(words) and words[count + 1].isalpha())
-            and not (following[-3:] == "ing" and _participle(last, following))
+            and not (following.endswith("ing") and _participle(last, following))
         ):
             continue
         kept = " ".join(words[:count]).rstrip(_CUT_EDGE)
@@ -288,7 +276,7 @@ def _phrase_cut(text: str, limit: int) -> str:
             continue
         if len(kept) < limit * 0.45:
             return ""
-        if _bad_cut(kept, kept.rsplit(" ", 1)[-1], following, comma=last[-1:] in ",;:"):
+        if _bad_cut(kept, kept.rsplit(" ", 1)[-1], following, comma=mark in ",;:"):
             continue
         return kept
     return ""
@@ -305,7 +293,9 @@ def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
         or open_clause(kept)
     ):
         return True  # "to investigate the interplay [between ...]": a relation without its terms
-    if kept.count("(") != kept.count(")") or kept.count("[") != kept.count("]"):
+    if ("(" in kept or ")" in kept) and kept.count("(") != kept.count(")"):  # memchr first: most have none
+        return True
+    if ("[" in kept or "]" in kept) and kept.count("[") != kept.count("]"):
         return True
     if following in _SECOND_HALF and _PAIRING.search(kept[-90:]):
         return True  # "framework that combines dynamic routing [with ...]": what it combines it with is lost
@@ -340,7 +330,9 @@ _KIND_FOR = re.compile(r"^(?:Algorithm|Method|Approach|Technique|Framework)s? fo
 
 def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     question = text.endswith("?")
-    text = trim(" ".join(text.split()))
+    if not printable(text) or "  " in text or text[:1] == " " or text[-1:] == " ":
+        text = " ".join(text.split())  # else one-spaced already: no list of words to build and join
+    text = trim(text)
     if question and text:
         text += "?"  # the one closing mark that carries meaning
     if not text:

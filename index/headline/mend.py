@@ -10,9 +10,14 @@ _CLAUSE_OPENERS = ("where", "whereby", "whose", "wherein")
 _CLAUSE_PREPOSITIONS = ("in", "by", "with", "through", "under", "for", "on")
 # "in which models for structured data": up to five words and none of them a verb's helper yet.
 _WHICH_CLAUSE = r" which(?: (?!(?:is|are|was|were|can|has|have)\b)[^\s,]+){1,5}"
+# Flat, each alternative starting with its word: the engine tests that word's letter before entering it.
 _OPEN_CLAUSE = re.compile(
-    rf" (?:(?:{'|'.join(_CLAUSE_PREPOSITIONS)}){_WHICH_CLAUSE}"
-    rf"|(?:{'|'.join(_CLAUSE_OPENERS)})(?: \S+){{1,2}})$"
+    " (?:"
+    + "|".join(
+        [rf"{word}{_WHICH_CLAUSE}$" for word in _CLAUSE_PREPOSITIONS]
+        + [rf"{word}(?: \S+){{1,2}}$" for word in _CLAUSE_OPENERS]
+    )
+    + ")"
 )
 # A word followed by a lower-case content word in the text is its modifier ("joint false-negative
 # [guarantees]"); adjectival endings tell a modifier from a head noun without a dictionary.
@@ -41,10 +46,14 @@ def first_question(text: str, max_len: int) -> str:
 
 def open_pair(tail: str) -> bool:
     """ "between A [and B]" with no second half yet; "between A and B" is whole, "not as X but as Y" too."""
-    pairs = list(_OPEN_PAIR.finditer(tail))
-    if not pairs:
+    if "both" not in tail and "ther" not in tail and "betw" not in tail and "not " not in tail:
+        return False  # four str scans for what every pair word has: \b first, the pattern tries every place
+    pair = _OPEN_PAIR.search(tail)  # the last pair, by searches: most tails have none, and no list is built
+    if pair is None:
         return False
-    pair = pairs[-1]
+    later = _OPEN_PAIR.search(tail, pair.end())
+    while later is not None:
+        pair, later = later, _OPEN_PAIR.search(tail, later.end())
     closing = " but " if pair.group(0).startswith("not") else (" and ", " or ", " nor ")
     return not any(word in tail[pair.end() :] for word in closing)
 

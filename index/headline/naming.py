@@ -10,20 +10,43 @@ from index.headline.claims import claims as find_claims
 from index.headline.condense import by_means, condense
 from index.headline.phrase import capitalize, gerund
 from index.headline.quality import acronym_only, generic
+from index.headline.spaces import any_word, printable
 from index.headline.topic import expansion_of, is_generic
 
 # "We extend this line of work ..., by showing X": what "this" points back to is not on the line; X is.
 BACK_REFERENCE = re.compile(r"(?:this|these|those|such|our|their)\s", re.IGNORECASE)
 
 # Every branch starts with one character class so the regex engine can skip ahead to a candidate: 4x faster.
-_CLAUSE_END = re.compile(
-    r"[\s,](?:\s*(?:with which|in which|by which|whereby|whose)\s|\s+(?:which|where|including|such as)\s"
-    r"|\s*and\s+(?:we\s|(?:\w+ly\s+)?(?:"
+# Each alternative after it starts with a literal or a class, never `\s*`: the engine tests that first
+# character before entering the alternative (`\s*X` is `X|\s\s*X`, in the same order), 25% fewer instructions.
+_AND_VERB = (
+    r"and\s+(?:we\s|(?:\w+ly\s+)?(?:"
     + "|".join(VERBS)
     + r"|analy[sz]e|evaluate|use|apply|train|compare|obtain|achieve|validate|conduct|test|make|report"
     r"|discuss|highlight|outline|suggest|conclude|assess|leverage|employ|perform|measure|quantify|extend"
-    r"|adapt|generalize|show)\b))"
+    r"|adapt|generalize|show)\b)"
 )
+_CLAUSE_REST = (
+    r"(?:with which\s|in which\s|by which\s|whereby\s|whose\s"
+    r"|\s\s*(?:with which|in which|by which|whereby|whose)\s|\s\s*(?:which|where|including|such as)\s"
+    rf"|{_AND_VERB}|\s\s*{_AND_VERB})"
+)
+_CLAUSE_END = re.compile(r"[\s,]" + _CLAUSE_REST)
+# On a printable text, where the only whitespace is " ", the same matches from a literal start: 3x faster.
+_CLAUSE_END_SPACE = re.compile(" " + _CLAUSE_REST)
+_CLAUSE_END_COMMA = re.compile("," + _CLAUSE_REST)
+
+
+def _clause_end(text: str, start: int, spaced: bool) -> re.Match[str] | None:
+    """`_CLAUSE_END.search(text, start, 400)`; on a `spaced` text, the first of two literal-start searches."""
+    if not spaced:
+        return _CLAUSE_END.search(text, start, 400)
+    space = _CLAUSE_END_SPACE.search(text, start, 400)
+    comma = _CLAUSE_END_COMMA.search(text, start, 400) if "," in text else None
+    if comma is None or (space is not None and space.start() < comma.start()):
+        return space
+    return comma
+
 
 # After ", which": a verb saying what the thing does ("learns", "allows", "can"), not "is shown in".
 _DOES_WHAT = re.compile(r"(?:can |(?:\w+ly )?(?!is\b|was\b|has\b)[a-z]{3,}(?<!ss)s )(?!been\b)")
@@ -32,7 +55,7 @@ _ROOM = 72
 
 _MEANS_WORDS = frozenset(("using", "via", "with", "by", "through", "employing", "leveraging"))
 
-_INFINITIVE = re.compile(r"\bto [a-z]+(?:, [a-z]+)*$")  # "to encapsulate, evaluate [and compare X]"
+_INFINITIVE = re.compile(r"to (?<!\wto )[a-z]+(?:, [a-z]+)*$")  # "to encapsulate, evaluate [and compare X]"
 
 _WE_CALL = re.compile(
     r"\bwe call (?:the|our) (?:proposed |new )?(?:[\w-]+ ){0,4}?([A-Z][a-z]+[A-Z][\w-]*)\.?$"
@@ -59,7 +82,14 @@ _NAMED_AFTER = re.compile(
 _CALLED_WORDS = ("called", "dubbed", "named", "termed", "coined", "denoted")
 # Whether any of them is in the text, in one scan: each ends in "ed", a literal the regex engine jumps to,
 # and only there are the words looked behind for (six str scans cost three times more).
-_ANY_CALLED = re.compile("ed(?:" + "|".join(f"(?<={word})" for word in _CALLED_WORDS) + ")")
+# One lookbehind first for the letter before "ed" (l, b, m, n or t): after any other, the six are not tried.
+_ANY_CALLED = re.compile(
+    "ed(?<=["
+    + "".join(sorted({word[-3] for word in _CALLED_WORDS}))
+    + "]ed)(?:"
+    + "|".join(f"(?<={word})" for word in _CALLED_WORDS)
+    + ")"
+)
 
 _YIELD_WORDS = ("yield", "lead to", "result in", "give rise")
 
@@ -104,7 +134,7 @@ _MODIFIES = re.compile(
 
 _ACRONYM = re.compile(r"\(([A-Za-z][A-Za-z0-9-]{0,20}[A-Z][A-Za-z0-9-]{0,10}|[A-Z]{2,}s?)\)")
 
-_SAYS_HOW = re.compile(r"\b(?:that|which|for|to|by|via|with|on|of)\b")
+_SAYS_HOW = re.compile(any_word("that|which|for|to|by|via|with|on|of"))
 
 _SHOWN_TO = re.compile(
     r" (?:is|are) (?:shown|proven|designed|proposed|used) to ([a-z]{3,})\b"
@@ -133,8 +163,7 @@ def named_contribution(
 ) -> tuple[str, str, str] | None:
     """(label, expansion, description) of a named contribution, looked for where the paper states it.
 
-    "WEFE, the word embeddings fairness evaluation framework, to ...": a description that starts by
-    spelling the name out gives it its expansion, so the line can say what the thing does instead.
+    A name spelled out after it ("WEFE, the word embeddings fairness ...", "X (...)") gives its expansion.
     """
     found = _named_contribution(whole, sentences, claims, best)
     if found is None or found[1]:
@@ -179,11 +208,16 @@ def _named_contribution(
         order.insert(0, first)
     for index in order:
         sentence = sentences[index]
-        at = [end for verb, end in claims[index] if VERBS[verb] >= 3 or (best and best[2] == end)]
-        if yields and any(word in sentence for word in yields):
+        made = claims[index]  # empty for most sentences when all are looked at: no list built for them
+        at = []  # a loop, not a comprehension: no frame for the one or two claims of a sentence
+        for verb, end in made:
+            if VERBS[verb] >= 3 or (best and best[2] == end):
+                at.append(end)
+        if yields and any(map(sentence.__contains__, yields)):
             at += [m.end() for m in _YIELD.finditer(sentence)]
         for start in sorted(at):
-            if BACK_REFERENCE.match(sentence, start):
+            lead = sentence[start : start + 1]  # no ASCII letter but t, s, o (either case) starts one
+            if (lead in "tTsSoO" or not lead.isascii()) and BACK_REFERENCE.match(sentence, start):
                 continue  # "we demonstrate our method on ... (MRI) data": the method was named before
             found = _name_at(sentence, start)
             if found is not None:
@@ -197,7 +231,7 @@ def _named_contribution(
         call = _WE_CALL.search(after) if " call " in after else None
         if call is not None and best is not None:  # "..., we call the proposed framework TextDragon."
             return call.group(1), "", ""
-        called = _CALLED.search(sentence) if calls and any(w in sentence for w in calls) else None
+        called = _CALLED.search(sentence) if calls and _ANY_CALLED.search(sentence) else None  # one of them
         if called is not None and (index == first or _COINED.match(called.group(1))):
             name = called.group(1).strip(" `'‘’")
             end = called.end()
@@ -230,18 +264,18 @@ _PARTS = re.compile(
 
 
 def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
-    rest = sentence[start:]
-    if rest[:300].islower():
+    if sentence[start : start + 300].islower():
         return None  # every kind of name below needs a capital letter early on: there is none
+    rest = sentence[start:]
     direct = _NAMED_AFTER.match(rest)
     if direct is not None and _COINED.match(direct.group(1)):
-        if re.match(r"\s+(?:as|to|for)\b", rest[direct.end() :]):
+        if _AS_TO_FOR.match(rest, direct.end()):
             return None  # "we recast PE as ...": the name is the subject of the gist, not a contribution
         return direct.group(1), "", _description(rest, direct.end())
-    titled = _TITLED.match(rest)
+    titled = _TITLED.match(rest) if "A" <= rest[:1] <= "Z" else None  # it starts with [A-Z]
     if titled is not None:  # "We introduce Deep Sliding Shapes, a 3D ConvNet ...": a name in title case
         return titled.group(1), "", _description(rest, titled.end())
-    kind_first = _KIND_THEN_NAME.match(rest) if "," in rest[:80] else None
+    kind_first = _KIND_THEN_NAME.match(rest) if rest.find(",", 0, 80) >= 0 else None
     if kind_first is not None and _COINED.match(kind_first.group(2)):  # "a spatial language model, SpaBERT"
         does = _WHICH_DOES.match(rest, kind_first.end())
         verb = does is not None and not does.group(1).startswith(("to ", "for "))
@@ -249,6 +283,8 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
             f" {'that ' if verb else ''}{does.group(1)}" if does is not None else ""
         )
         return kind_first.group(2), "", "a " + what
+    if rest.find("(", 0, 160) < 0:
+        return None  # no acronym starts early enough: no label (one str scan, not a finditer)
     acronyms = [m for m in _ACRONYM.finditer(rest, 0, 190) if m.start() < 160]
     labels: list[str] = []
     expansions: list[str] = []
@@ -259,7 +295,7 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
             continue
         if rest[: match.start() - len(expansion) - 1].rstrip().rsplit(" ", 1)[-1] in _MEANS_WORDS:
             continue  # "... a map using Convolutional Neural Network (CNN)": a tool, not the contribution
-        if labels and not re.fullmatch(r"\s*(?:and|,)\s*", rest[end : match.start() - len(expansion) - 1]):
+        if labels and not _JOINED.fullmatch(rest[end : match.start() - len(expansion) - 1]):
             break
         labels.append(match.group(1))
         expansions.append(expansion)
@@ -293,41 +329,52 @@ _RENAMED = re.compile(
 
 def _description(text: str, start: int) -> str:
     """The appositive after a name: in `FuncFormer, a Graph Transformer that ...`, what follows the comma."""
-    rest = re.sub(r"^\s*\([^()]{0,200}\)", "", text[start:])
-    match = re.match(
-        r"\s*[,:—–]\s*(?:which (?:is|are)\s+|[A-Z][^,.;:]{3,80},\s+)?"
-        r"((?:a|an|the)\s+(?:[^.;]|\.(?=\S)){3,300})",
-        rest,
-    )
+    aside = _FIRST_ASIDE.match(text, start)  # matched in place: no slice, no pattern-cache look-up
+    at = start if aside is None else aside.end()
+    match = _APPOSITIVE.match(text, at)
     if match is not None:
         return match.group(1)
-    match = re.match(r"\s*,\s*which\s+((?:[^.;]|\.(?=\S)){3,300})", rest)
+    match = _WHICH.match(text, at)
     if match is not None:
         return "which " + match.group(1)
-    kinds = (
-        r"framework|method|model|approach|algorithm|benchmark|dataset|pipeline|system|architecture|technique"
-    )
-    match = re.match(r"\s+((?:" + kinds + r")\b[^.;]{0,200})", rest)
+    match = _KIND_NEXT.match(text, at)
     return "" if match is None else "+" + match.group(1)
+
+
+_FIRST_ASIDE = re.compile(r"\s*\([^()]{0,200}\)")
+_APPOSITIVE = re.compile(
+    r"\s*[,:—–]\s*(?:which (?:is|are)\s+|[A-Z][^,.;:]{3,80},\s+)?((?:a|an|the)\s+(?:[^.;]|\.(?=\S)){3,300})"
+)
+_WHICH = re.compile(r"\s*,\s*which\s+((?:[^.;]|\.(?=\S)){3,300})")
+_KIND_NEXT = re.compile(
+    r"\s+((?:framework|method|model|approach|algorithm|benchmark|dataset|pipeline|system|architecture|"
+    r"technique)\b[^.;]{0,200})"
+)
+_AS_TO_FOR = re.compile(r"\s+(?:as|to|for)\b")
+_JOINED = re.compile(r"\s*(?:and|,)\s*")
 
 
 def object_of(text: str) -> str:
     """What a claim is about: the part after the verb, without a trailing `and prove ...` clause."""
     text = by_means(text)
-    cut = _CLAUSE_END.search(text, 0, 400)
-    while cut is not None and (
-        (_INFINITIVE.search(text, 0, cut.start()) and " and " in cut.group(0))
-        or (
-            cut.group(0) == ", which "
-            and _DOES_WHAT.match(text, cut.end())
-            and "," not in text[: cut.start()]
+    spaced = printable(text)  # and so is every text made from it below
+    cut = _clause_end(text, 0, spaced)
+    while (
+        cut is not None
+        and (
+            (" and " in cut.group(0) and _INFINITIVE.search(text, 0, cut.start()))  # the str test first
+            or (
+                cut.group(0) == ", which "
+                and _DOES_WHAT.match(text, cut.end())
+                and "," not in text[: cut.start()]
+            )
         )
     ):
         if (
             cut.group(0) == ", which "
         ):  # "X, which learns Y": what X does is the gist, kept as "X that learns Y"
             text = f"{text[: cut.start()]} that {text[cut.end() :]}"
-        cut = _CLAUSE_END.search(text, cut.end(), 400)  # "to disentangle and quantify X": one phrase
+        cut = _clause_end(text, cut.end(), spaced)  # "to disentangle and quantify X": one phrase
     if cut is None:
         return text
     words = len(text[: cut.start()].split())

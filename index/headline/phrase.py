@@ -13,6 +13,7 @@ _STRAY_VERB = re.compile(
     re.IGNORECASE,
 )
 _VOWELS = "aeiou"
+_VOWEL_GROUPS = re.compile(r"[aeiou]+")
 # Two-syllable verbs stressed on the last syllable double its consonant: "controlling", "transferring".
 _DOUBLED = frozenset(
     re.findall(
@@ -44,7 +45,7 @@ def gerund(verb: str) -> str:
         return verb[:-1] + "ing"
     if verb in _DOUBLED:
         return verb + verb[-1] + "ing"
-    vowel_groups = len(re.findall(r"[aeiou]+", verb))
+    vowel_groups = len(_VOWEL_GROUPS.findall(verb))
     if (
         vowel_groups == 1
         and len(verb) >= 3
@@ -76,18 +77,19 @@ def third_person(verb: str) -> str:
 
 def as_headline(text: str) -> str:
     """A gist that starts as no headline would, rewritten: "to learn X" -> "Learning X", "uses X" -> "X"."""
-    study = _STUDY.match(text)
+    first = text[:1]  # an ASCII letter no case of a pattern's first letters is starts no match of it
+    study = _STUDY.match(text) if first in "aAtTfFgGuUnNpPrRsSmMwW" or not first.isascii() else None
     if study is not None:
         text = text[study.end() :]
         return text[:1].upper() + text[1:]
-    studying = _STUDYING.match(text)
+    studying = _STUDYING.match(text) if first in "sSiIeE" or not first.isascii() else None
     if studying is not None and " of " in " ".join(text[studying.end() :].split(" ", 5)[:5]):
         return text[studying.end()].upper() + text[studying.end() + 1 :]  # "[Studying] implicit bias of X"
-    purpose = _PURPOSE.match(text)
+    purpose = _PURPOSE.match(text) if first in "tT" else None
     if purpose is not None:
         adverb, verb = purpose.groups()
         return f"{adverb}{gerund(verb)}{text[purpose.end() :]}"
-    stray = _STRAY_VERB.match(text)
+    stray = _STRAY_VERB.match(text) if first in "aAiIuUeEpPdDsScC" or not first.isascii() else None
     if stray is not None and len(text) - stray.end() > 15:
         return text[stray.end() :]
     return text
@@ -99,3 +101,22 @@ def capitalize(text: str) -> str:
     if first[:1].islower() and not first.islower():
         return text
     return text[:1].upper() + text[1:]
+
+
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+# Punctuation that means nothing at either end of a headline (an unmatched bracket, a dangling dash).
+JUNK = " \t,;:.!?–—-()[]{}/\\|*_~'\"`“”‘’"
+_EDGE = JUNK.translate(str.maketrans("", "", "()[]{}"))
+
+
+def trim(text: str) -> str:
+    """Strip edge punctuation; a bracket goes only with no partner, so no half of "[bold red]" is left."""
+    while True:
+        text = text.strip(_EDGE)
+        if text[:1] in _OPENERS and _OPENERS[text[0]] not in text:
+            text = text[1:]
+        elif text[-1:] in _CLOSERS and _CLOSERS[text[-1]] not in text:
+            text = text[:-1]
+        else:
+            return text

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from operator import methodcaller
 
+from index.headline.spaces import any_word
 from index.headline.topic import expansion_of
 
 # A phrase is never whole when it stops on one of these: its complement was cut off.
@@ -38,7 +40,7 @@ RELATIONAL_ENDINGS = frozenset(
 )
 # Typographic ligatures and the like: NFKC folds them, and a headline must never show one.
 _COMPAT = re.compile(r"[\ufb00-\ufb06\u2002-\u200a\u3000\uff01-\uff5e]")
-_LIGATURES = ("\ufb00", "\ufb01", "\ufb02", "\ufb03", "\ufb04")
+_BARE = methodcaller("strip", ",;:")
 # Leftovers of LaTeX that lost its backslash and braces ("emphGaussian", "textbfNet").
 LATEX_LEFTOVER = re.compile(r"\b(?:emph|textbf|textit|textrm|texttt|mathrm|mathbf|mathcal|bf)(?=[A-Z{])")
 # A line break hyphen left inside a word by PDF extraction ("knowl- edge", "sub- space").
@@ -50,7 +52,7 @@ _BAD_START = re.compile(
     r"^(?:To [a-z]+|When|Why|Whether|Code\b|Source code|Data and code|For the time|"
     r"(?:Implements|Utilizes|Uses|Is|Are|Was|Were)\b)"
 )
-_DOES = re.compile(r"\b(?:that|which|for|to|by|via|with|on)\b")
+_DOES = re.compile(any_word("that|which|for|to|by|via|with|on"))
 _LABEL = re.compile(r"^([^\s:]{2,30}): (.+)$")
 # Words so vague that a headline made only of them (plus a name) says nothing about the paper.
 _VAGUE = frozenset(
@@ -88,7 +90,7 @@ def has_split_word(line: str) -> bool:
 
 def acronym_only(line: str) -> bool:
     """True for "SAC: Spatially-Adaptive Convolution": an acronym and its expansion, nothing it does."""
-    match = _LABEL.match(line)
+    match = _LABEL.match(line) if ": " in line else None  # the str test first
     if match is None:
         return False
     label, body = match.groups()
@@ -98,7 +100,7 @@ def acronym_only(line: str) -> bool:
     words = body.split()
     if _DOES.search(body):
         return False  # "... system that allows users to ...": it says what it does
-    if sum(word.lower() not in STOP_ENDINGS for word in words) > capitals + 1:
+    if len(words) - sum(map(STOP_ENDINGS.__contains__, map(str.lower, words))) > capitals + 1:
         return False  # "PanoFormer: panorama Transformer to estimate depth": more than a spelled-out name
     for drop in (0, 1):  # "... Network" or "... Network framework": the kind adds nothing
         kept = words[: len(words) - drop]
@@ -109,10 +111,10 @@ def acronym_only(line: str) -> bool:
 
 def generic(line: str) -> bool:
     """True when, past a name, the headline is only vague words ("CPM: a framework"): `generic`."""
-    match = _LABEL.match(line)
+    match = _LABEL.match(line) if ": " in line else None
     body = match.group(2) if match is not None else line
     for part in (body, body.rsplit(", ", 1)[-1]):  # "CPM: Compositional ..., framework": the appositive
-        if all(word.strip(",;:").lower() in _VAGUE for word in part.split()):
+        if _VAGUE.issuperset(map(str.lower, map(_BARE, part.split()))):  # C-level: no generator frame
             return True
     return False
 
@@ -140,7 +142,9 @@ def problems(line: str) -> list[str]:
 
 def fold_ligatures(text: str) -> str:
     """NFKC, but only for a text with a typographic ligature: five memchr scans cost less than NFKC."""
-    if not text.isascii() and any(ligature in text for ligature in _LIGATURES):  # isascii is O(1)
+    if not text.isascii() and (  # isascii is O(1); an `or` chain makes no generator
+        "\ufb00" in text or "\ufb01" in text or "\ufb02" in text or "\ufb03" in text or "\ufb04" in text
+    ):
         return unicodedata.normalize("NFKC", text)
     return text
 

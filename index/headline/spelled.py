@@ -15,13 +15,14 @@ _KNOWN = frozenset(ABBREVIATIONS.values()) | frozenset(
 _SKIPPED = frozenset(("of", "and", "for", "the", "to", "in", "on", "with"))
 
 
-def spelled_out(line: str, text: str, max_len: int) -> str:
+def spelled_out(line: str, text: str, max_len: int, first: re.Match[str] | None = None) -> str:
     """The line with its first undefined acronym in the words the abstract defines it by, if that fits.
 
     "Feature selection method based on SSA": the abstract says "salp swarm algorithm (SSA)" once, the list
-    row never does; a reader who skims headlines knows the words, not the letters.
+    row never does; a reader who skims headlines knows the words, not the letters. `first` is
+    `CAPITALS.search(line)` when the caller has it already.
     """
-    found = CAPITALS.search(line)
+    found = CAPITALS.search(line) if first is None else first
     while found is not None:
         start, end = found.start(), found.end()
         while start and (line[start - 1].isalnum() or line[start - 1] == "-"):

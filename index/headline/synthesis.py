@@ -7,9 +7,9 @@ import re
 from index.headline.claims import active, best_claim, claims_by_sentence
 from index.headline.claims import sentences as split_sentences
 from index.headline.condense import condense, without_claimant, without_owner, without_parentheses
-from index.headline.fit import JUNK, UNTITLED, fit
+from index.headline.fit import UNTITLED, fit
 from index.headline.naming import BACK_REFERENCE, named_contribution, object_of
-from index.headline.phrase import as_headline, base_form, capitalize, gerund, third_person
+from index.headline.phrase import JUNK, as_headline, base_form, capitalize, gerund, third_person
 from index.headline.purpose import for_what, without_frame
 from index.headline.quality import (
     LATEX_LEFTOVER,
@@ -19,6 +19,7 @@ from index.headline.quality import (
     generic,
     normalize,
 )
+from index.headline.spaces import any_word, printable
 from index.headline.spelled import CAPITALS, spelled_out
 from index.headline.topic import about, is_generic, topic
 from index.render.abstract import to_plain
@@ -76,7 +77,6 @@ _BY_DOING = re.compile(r",?\s+by\s+(?=[a-z]{3,}ing\s)")
 _LINE_BREAK = re.compile(
     r"- (?<=[a-z]{2}- )(?!(?:and|or|to|as|but|nor|vs|of|the|in|on|for|with|based)\b)(?=[a-z]{2,}\b)"
 )
-_PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
 _THAT = re.compile(
     r"^(?:[^.;]|\.(?=\S)){0,200}?\bthat,?\s+(?:(?:unlike|like|as with|contrary to) [^,]{1,40},\s+)?"
 )
@@ -112,12 +112,12 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     if len(text) > _SCAN:  # finish the sentence the scan would cut: it may be the one stating the paper
         end = text.find(". ", _SCAN)
         text = text[: end + 1] if end > 0 else text
-    if not _printable(text) or "  " in text or text[:1] == " " or text[-1:] == " ":
+    if not printable(text) or "  " in text or text[:1] == " " or text[-1:] == " ":
         text = sanitize(text)  # already clean when it comes from render.to_plain, the usual caller
     text = fold_ligatures(text)
     if "emph" in text or ("text" in text and ("textbf" in text or "textit" in text)):  # "text" is found early
         text = LATEX_LEFTOVER.sub("", text)  # "\emphGaussian" rendered without its macro: "emphGaussian"
-    if not text.strip(JUNK):
+    if text[:1] in JUNK and not text.strip(JUNK):  # a first character that is no junk: no stripped copy
         return UNTITLED
     text = text.strip()
     if "- " in text:
@@ -139,15 +139,8 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     line = without_frame(line, max_len) or line
     line = for_what(line, max_len) or line
     line = fit(capitalize(line), max_len, ellipsis=False)
-    roomy = len(line) < max_len - 3 and CAPITALS.search(line)  # "AU" spelled out takes 4 characters more
-    return _finish(spelled_out(line, text, max_len) if roomy else line, max_len, text)
-
-
-def _printable(text: str) -> bool:
-    """str.isprintable, for ASCII text by deleting the printable bytes: 3x fewer instructions."""
-    if text.isascii():
-        return not text.encode("ascii").translate(None, _PRINTABLE_ASCII)
-    return text.isprintable()
+    roomy = CAPITALS.search(line) if len(line) < max_len - 3 else None  # "AU" spelled out takes 4 more
+    return _finish(spelled_out(line, text, max_len, roomy) if roomy else line, max_len, text)
 
 
 def _finish(line: str, max_len: int, text: str) -> str:
@@ -219,10 +212,10 @@ def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, ma
         what = object_of(description)
         if what[:3] == "to ":
             what = as_headline(what)  # "X: to train a model that ..." reads as "X: training a model that ..."
-        enables = _ENABLES.match(what)
+        enables = _ENABLES.match(what) if what[:1] in "wt" else None  # "which"/"that" first
         if enables is not None:  # "which enables us to generate X": "generates X"
             what = third_person(enables.group(1)) + what[enables.end() :]
-        bodies = [", ".join(part for part in (expansion, what) if part)]
+        bodies = [", ".join(filter(None, (expansion, what)))]  # C-level: no generator frame
         if expansion and what:
             bodies.append(what)  # "CPM: framework that casts simulation as ...", not "CPM: Compositional ..."
     crowded = len(bodies) == 2 and not description.startswith("+")
@@ -271,7 +264,7 @@ _POINTS_BACK = re.compile(
 )
 _POINTER = re.compile(r" (?:th(?:is|ese|ose|em)|such|both types)\b")  # from a literal: cheap, tried first
 # A body that says what the named thing does or is for ("... for X", "... that learns X").
-_SAYS = re.compile(r"\b(?:that|which|for|to|by|via|with|on|in)\b")
+_SAYS = re.compile(any_word("that|which|for|to|by|via|with|on|in"))
 # "Relation and Sensitivity aware [representation learning method]": the kind of thing a spelled-out name
 # is, kept when the name leaves no room for the field it works in ("RaSa: ... method for person search").
 _KIND_AT_END = re.compile(
@@ -358,10 +351,11 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
     aim = _AIM_BACK.match(rest) if verb == "address" else None
     if aim is not None:  # "we aim to address these problems by learning X": "Learning X"
         rest = rest[aim.end() :]
-    by = _BY.search(rest, 0, 300) if BACK_REFERENCE.match(rest) else None
+    back = BACK_REFERENCE.match(rest) is not None  # matched once for both searches
+    by = _BY.search(rest, 0, 300) if back else None
     if by is not None:  # "we extend this line of work ..., by showing an algorithm ...": the algorithm
         return object_of(rest[by.end() :])
-    by = _BY_DOING.search(rest, 0, 200) if BACK_REFERENCE.match(rest) else None
+    by = _BY_DOING.search(rest, 0, 200) if back else None
     if by is not None:
         return object_of(rest[by.end() :])
     return object_of(rest) or without_claimant(sentence)

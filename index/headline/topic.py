@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 
 from index.headline.condense import without_parentheses
-from index.headline.fit import JUNK
-from index.headline.phrase import capitalize
+from index.headline.phrase import JUNK, capitalize
 
 # A gist made only of these words ("a more general theoretical framework") says how, not what about.
 _GENERIC = frozenset(
@@ -24,8 +23,11 @@ _GENERIC = frozenset(
 _LIST = re.compile(r"^[\w -]{3,40}(?:, [\w -]{3,40})+ and [\w -]{3,40}$")
 # Where a gist's own subject ends: what follows is the means ("based on", "using") or a clause.
 # One leading character class lets the regex engine skip to candidates: 3x faster than a top-level "|".
+# The words are alternatives of their own, each starting with its literal: the engine checks that letter
+# before entering one (a nested group is entered at every space).
 _HEAD_END = re.compile(
-    r"[,;:(\s](?:(?<!\s)|(?:that|which|with|to|by|based|using|via|through|where|whose|as|from)\s)"
+    r"[,;:(\s](?:(?<!\s)|that\s|which\s|with\s|to\s|by\s|based\s|using\s|via\s|through\s|where\s|whose\s"
+    r"|as\s|from\s)"
 )
 # The first sentence's subject names the field ("Diffusion models are ..."): it ends at its verb.
 _AUXILIARY = frozenset(
@@ -155,7 +157,9 @@ def is_generic(gist: str) -> bool:
     end = _HEAD_END.search(gist)
     head = gist[: end.start()] if end is not None else gist
     words = head.split()[:10]
-    return len(gist.split()) <= 3 or len(words) - sum(map(_GENERIC.__contains__, map(str.lower, words))) < 2
+    if len(gist.split(None, 3)) <= 3:  # at most three words: split no further than the fourth
+        return True
+    return len(words) - sum(map(_GENERIC.__contains__, map(str.lower, words))) < 2
 
 
 def about(first_sentence: str, gist: str) -> str:
@@ -163,7 +167,7 @@ def about(first_sentence: str, gist: str) -> str:
 
     The topic comes from the first sentence, and is worked out only for a gist that needs it.
     """
-    short = _SHORT.match(gist)
+    short = _SHORT.match(gist) if "A" <= gist[:1] <= "Z" else None  # it starts with [A-Z]
     if (
         short is not None
         and f"({short.group(1)})" in first_sentence
@@ -171,7 +175,8 @@ def about(first_sentence: str, gist: str) -> str:
         and expansion_of(short.group(1), field) == field
     ):
         return field + gist[short.end() :]  # "We recast PE as X": "Private Evolution as X"
-    pronoun = _PRONOUN.match(gist)
+    first = gist[:1]  # an ASCII letter no case of "their"/"its"/"our"/"such" starts with: no match
+    pronoun = _PRONOUN.match(gist) if first in "tTiIoOsS" or not first.isascii() else None
     if pronoun is not None and (field := topic(first_sentence)):
         rest = gist[pronoun.end() :]
         if pronoun.group(1).lower() in ("it", "they"):
@@ -185,7 +190,7 @@ def about(first_sentence: str, gist: str) -> str:
         label = capitalize(named.group(1)) if named is not None else topic(first_sentence)
         if label:
             return f"{label}: {gist[colon + 2 :]}"
-    whether = _WHETHER.match(gist)
+    whether = _WHETHER.match(gist) if first in "wW" or not first.isascii() else None
     if whether is not None:
         return f"{capitalize(whether.group(2))} {whether.group(1)}{whether.group(3)}?"
     whether = _WHETHER_DOES.match(gist) if gist[:8].lower() == "whether " else None
@@ -194,7 +199,9 @@ def about(first_sentence: str, gist: str) -> str:
         return f"Does {subject} {whether.group(2)[:-1]} {whether.group(3)}?"
     if gist[:1].isupper() and _NAMED_LEAD.match(gist):
         return gist  # "SI-BO algorithm leveraging ...": a named thing says what it is about itself
-    generic = is_generic(gist) or _RELATIONAL.match(gist) is not None
+    generic = is_generic(gist) or (
+        (first in "mMiIcCrReEaAfF" or not first.isascii()) and _RELATIONAL.match(gist) is not None
+    )
     gives = _GIVES.match(gist) if generic else None
     if gives is not None and all(word.lower() in _GENERIC for word in gives.group(1).split()):
         gist = gives.group(2)  # "a new approach that gives X": X is the contribution
@@ -219,24 +226,24 @@ _NAMED_LEAD = re.compile(
 
 def expansion_of(acronym: str, before: str) -> str | None:
     """The words an acronym abbreviates (Schwartz-Hearst: its letters in order, the first starting a word)."""
-    letters = [c.lower() for c in acronym if c.isalnum()]
-    if letters and acronym.endswith("s") and sum(c.isupper() for c in acronym) >= 2:
+    if acronym.isascii() and acronym.isalnum():  # the usual acronym: one lower() for all its letters
+        letters = list(acronym.lower())
+    else:
+        letters = [c.lower() for c in acronym if c.isalnum()]
+    if letters and acronym.endswith("s") and sum(map(str.isupper, acronym)) >= 2:
         letters = letters[:-1]
     words = _WORD.findall(before[-200:])
     for count in range(1, min(len(words), len(letters) + 6) + 1):
-        span = words[-count:]
-        if not span[0].lower().startswith(letters[0]):
-            continue
-        if _in_order(letters, " ".join(span).lower()):
-            return " ".join(span)
+        if not words[-count].lower().startswith(letters[0]):
+            continue  # the span's first word, looked at before the span is built
+        phrase = " ".join(words[-count:])
+        text = phrase.lower()
+        position = 0
+        for letter in letters:  # each letter found after the one before it
+            position = text.find(letter, position)
+            if position < 0:
+                break
+            position += 1
+        else:
+            return phrase
     return None
-
-
-def _in_order(letters: list[str], text: str) -> bool:
-    position = 0
-    for letter in letters:
-        position = text.find(letter, position)
-        if position < 0:
-            return False
-        position += 1
-    return True
