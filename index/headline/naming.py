@@ -198,7 +198,7 @@ def _named_contribution(
     claims: list[list[tuple[str, int]]],
     best: tuple[int, str, int] | None,
 ) -> tuple[str, str, str] | None:
-    yields = [word for word in _YIELD_WORDS if word in whole]
+    yields = list(filter(whole.__contains__, _YIELD_WORDS)) if "(" in whole else ()  # _YIELD needs a "("
     calls = _CALLED_WORDS if _ANY_CALLED.search(whole) else ()
     # Only a claim, a "yields ..." or a "called ..." can name a contribution: other sentences need no look.
     order = list(range(len(sentences))) if yields or calls else list(compress(range(len(claims)), claims))
