@@ -222,12 +222,10 @@ def _named_contribution(
             found = _name_at(sentence, start)
             if found is not None:
                 return found
-        follow = (
-            _FOLLOW_UP.match(sentences[index + 1]) if index == first and index + 1 < len(sentences) else None
-        )
+        after = sentences[index + 1] if index == first and index + 1 < len(sentences) else ""
+        follow = _FOLLOW_UP.match(after) if after else None  # the condition above, tested once
         if follow is not None and _COINED.match(follow.group(1)) and best is not None:
             return follow.group(1), "", ""
-        after = sentences[index + 1] if index == first and index + 1 < len(sentences) else ""
         call = _WE_CALL.search(after) if " call " in after else None
         if call is not None and best is not None:  # "..., we call the proposed framework TextDragon."
             return call.group(1), "", ""
