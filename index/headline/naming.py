@@ -354,7 +354,7 @@ _JOINED = re.compile(r"\s*(?:and|,)\s*")
 
 def object_of(text: str) -> str:
     """What a claim is about: the part after the verb, without a trailing `and prove ...` clause."""
-    text = by_means(text)
+    text = by_means(text) if " by " in text else text  # its first test, without the call
     spaced = printable(text)  # and so is every text made from it below
     cut = _clause_end(text, 0, spaced)
     while (
