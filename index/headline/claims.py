@@ -331,7 +331,7 @@ def best_claim(sentences: list[str], claims: list[list[tuple[str, int]]]) -> tup
                 weight = 4  # "we study the ZS-SBIR task": the field; a method proposed for it says more
             if _SECONDARY.search(sentence, 0, end):
                 weight -= 2
-            # One str scan for "purpose" first: most sentences have neither phrase, and it is one scan, not two.
+            # "purpose" first: most sentences have neither phrase, and it is one str scan, not two.
             if "purpose" in sentence and (" this purpose" in sentence or " these purposes" in sentence):
                 weight -= 4  # "an approach to learning features useful for this purpose": the next says which
             if verb == "argue" and sentence.startswith("This position paper"):
