@@ -198,7 +198,7 @@ def _named_contribution(
     claims: list[list[tuple[str, int]]],
     best: tuple[int, str, int] | None,
 ) -> tuple[str, str, str] | None:
-    yields = [word for word in _YIELD_WORDS if word in whole]
+    yields = list(filter(whole.__contains__, _YIELD_WORDS)) if "(" in whole else ()  # _YIELD needs a "("
     calls = _CALLED_WORDS if _ANY_CALLED.search(whole) else ()
     # Only a claim, a "yields ..." or a "called ..." can name a contribution: other sentences need no look.
     order = list(range(len(sentences))) if yields or calls else list(compress(range(len(claims)), claims))
@@ -222,12 +222,10 @@ def _named_contribution(
             found = _name_at(sentence, start)
             if found is not None:
                 return found
-        follow = (
-            _FOLLOW_UP.match(sentences[index + 1]) if index == first and index + 1 < len(sentences) else None
-        )
+        after = sentences[index + 1] if index == first and index + 1 < len(sentences) else ""
+        follow = _FOLLOW_UP.match(after) if after else None  # the condition above, tested once
         if follow is not None and _COINED.match(follow.group(1)) and best is not None:
             return follow.group(1), "", ""
-        after = sentences[index + 1] if index == first and index + 1 < len(sentences) else ""
         call = _WE_CALL.search(after) if " call " in after else None
         if call is not None and best is not None:  # "..., we call the proposed framework TextDragon."
             return call.group(1), "", ""
@@ -356,7 +354,7 @@ _JOINED = re.compile(r"\s*(?:and|,)\s*")
 
 def object_of(text: str) -> str:
     """What a claim is about: the part after the verb, without a trailing `and prove ...` clause."""
-    text = by_means(text)
+    text = by_means(text) if " by " in text else text  # its first test, without the call
     spaced = printable(text)  # and so is every text made from it below
     cut = _clause_end(text, 0, spaced)
     while (
