@@ -30,12 +30,19 @@ class TypeAheadApp(App[None]):
         self._holding = False
         self._hold_timer: Timer | None = None
 
-    def hold_keys(self) -> None:
-        """Queue keys from now on, until `release_keys` (or HOLD_LIMIT seconds) lets them through."""
+    def hold_keys(self, *, until_released: bool = False) -> None:
+        """Queue keys from now on, until `release_keys` (or HOLD_LIMIT seconds) lets them through.
+
+        The limit is for work that may be slow (a search). `until_released` is for a step that always
+        finishes, a message on its way through the queue: under load that can take longer than any limit,
+        and keys let through early would go to the widget the step was about to leave.
+        """
         self._holding = True
         if self._hold_timer is not None:
             self._hold_timer.stop()
-        self._hold_timer = self.set_timer(HOLD_LIMIT, self.release_keys)
+            self._hold_timer = None
+        if not until_released:
+            self._hold_timer = self.set_timer(HOLD_LIMIT, self.release_keys)
 
     def release_keys(self) -> None:
         """Deliver the queued keys in order; one of them may hold the rest again."""

@@ -37,9 +37,8 @@ if TYPE_CHECKING:
 class BrowseScreen(Screen[None]):
     """Receives the widgets' messages, asks the library, and pushes the answers down into the widgets.
 
-    Helpers it owns do the work: `Marking` stars and read marks, `Organising` tags, notes and saved searches,
-    `Discovering` facets and triage, `IndexBuilder` the background build. The keys stay bound here (users
-    remap them by id) and the actions hand over to them.
+    Helpers it owns do the work: `Marking` marks, `Organising` tags, notes and saved searches, `Discovering`
+    facets and triage, `IndexBuilder` the build. Keys stay bound here (remapped by id); actions hand over.
     """
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Textual declares it so)
@@ -221,6 +220,8 @@ class BrowseScreen(Screen[None]):
             self.marking.dwell(self.paper_list.selected_id)  # back to reading the paper shown
         if self._serial == self._applied:
             self._release_keys()  # nothing to wait for; otherwise _apply releases them with the results
+        elif isinstance(self.app, TypeAheadApp):
+            self.app.hold_keys()  # the focus has moved: from now on a slow search may end the hold
 
     @on(PaperList.Highlighted)
     def _highlighted(self, event: PaperList.Highlighted) -> None:

@@ -123,9 +123,13 @@ class SearchBar(Vertical):
         self._leave(clear=True)
 
     def _leave(self, *, clear: bool) -> None:
-        """Hold later keys; read the query once the input has handled the letters queued before this key."""
+        """Hold later keys; read the query once the input has handled the letters queued before this key.
+
+        No time limit until the receiver has the Leave (it sets one while it waits for the search): `_left`
+        always runs, and a key let through before it would be typed into the query it is about to leave.
+        """
         if isinstance(self.app, TypeAheadApp):
-            self.app.hold_keys()
+            self.app.hold_keys(until_released=True)
         self.leaving = True
         self.input.call_later(self._left, clear)
 
