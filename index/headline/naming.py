@@ -178,7 +178,7 @@ def named_contribution(
             return label, inner, description
         if not acronym_only(f"{label}: {inner}"):  # "..., which only trains X": the expansion says more
             return label, inner, ""
-    if description[:1] in ("+", "w", ""):
+    if not description or description.startswith(("+", "which ")):
         return found
     words = description.split(" ")
     skip = words[0] in ("the", "a", "an")
