@@ -21,7 +21,7 @@ from whoosh.reading import SegmentReader
 from index.listings.catalog import load_catalog
 from index.models import Catalog
 from index.render.abstract import to_plain
-from index.search import termarrays
+from index.search import ranking, termarrays
 from index.search.fastrank import FastRanker, TooSlow
 from index.search.idcolumn import paper_ids
 from index.search.index import SearchIndex
@@ -73,29 +73,36 @@ def queries(catalog: Catalog, count: int, seed: int) -> list[str]:
 
 
 def check(index: SearchIndex, typed: list[str]) -> int:
-    """Assert every query ranks the same both ways; returns how many the array ranker answered itself."""
+    """Assert every query ranks the same both ways; returns how many the array ranker answered itself.
+
+    Whoosh's answers are the reference, so they get all the time they need: on a loaded machine the reader's
+    own limit cut one short (7 of 510 unscored hits), and a partial answer is no reference.
+    """
     searcher = index._maintenance.searcher
     fast = FastRanker(searcher, TIME_LIMIT)
     answered = 0
-    for text in typed:
-        parsed = index._parse(text).query
-        if parsed is None:
-            continue
-        whoosh_full = rank(searcher, index._parse(text).query, index._ids_of)
-        assert not whoosh_full.timed_out, text
-        try:
-            full = fast.hits(parsed)
-        except (Unsupported, TooSlow):
-            continue
-        answered += 1
-        assert index._ids_of(full.docnums) == whoosh_full.ids, text
-        assert tuple(full.scores.tolist()) == whoosh_full.scores, text  # bit for bit, not approximately
-        whoosh_top = rank(searcher, index._parse(text).query, index._ids_of, top=20)
-        top = fast.hits(index._parse(text).query, top=20)
-        assert index._ids_of(top.docnums) == whoosh_top.ids, text
-        whoosh_unscored = rank(searcher, index._parse(text).query, index._ids_of, scored=False)
-        unscored = fast.hits(index._parse(text).query, scored=False)
-        assert index._ids_of(unscored.docnums) == whoosh_unscored.ids, text
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ranking, "TIME_LIMIT", 3600.0)
+        for text in typed:
+            parsed = index._parse(text).query
+            if parsed is None:
+                continue
+            whoosh_full = rank(searcher, index._parse(text).query, index._ids_of)
+            assert not whoosh_full.timed_out, text
+            try:
+                full = fast.hits(parsed)
+                top = fast.hits(index._parse(text).query, top=20)
+                unscored = fast.hits(index._parse(text).query, scored=False)
+            except (Unsupported, TooSlow):
+                continue  # Whoosh answers these in the reader too
+            answered += 1
+            assert index._ids_of(full.docnums) == whoosh_full.ids, text
+            assert tuple(full.scores.tolist()) == whoosh_full.scores, text  # bit for bit, not approximately
+            whoosh_top = rank(searcher, index._parse(text).query, index._ids_of, top=20)
+            assert not whoosh_top.timed_out and index._ids_of(top.docnums) == whoosh_top.ids, text
+            whoosh_unscored = rank(searcher, index._parse(text).query, index._ids_of, scored=False)
+            assert not whoosh_unscored.timed_out, text
+            assert index._ids_of(unscored.docnums) == whoosh_unscored.ids, text
     return answered
 
 
