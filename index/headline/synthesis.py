@@ -7,6 +7,7 @@ import re
 from index.headline.claims import active, best_claim, claims_by_sentence
 from index.headline.claims import sentences as split_sentences
 from index.headline.condense import condense, without_claimant, without_owner, without_parentheses
+from index.headline.doing import doing_line
 from index.headline.fit import UNTITLED, fit
 from index.headline.naming import BACK_REFERENCE, named_contribution, object_of
 from index.headline.phrase import JUNK, as_headline, base_form, capitalize, gerund, third_person
@@ -169,6 +170,10 @@ def _named(names: tuple[str, str, str], sentences: list[str], gist: str, max_len
     spelled = acronym_only(line)
     if not spelled and not (" for " in line and acronym_only(line.split(" for ", 1)[0])):
         return line
+    if spelled and names[2][:1] == "+" and names[1]:
+        doing = doing_line(*names, max_len)
+        if doing:
+            return doing  # "Mr-BERT: model that models the relation between ...": what it does, not its name
     label = names[0]
     at = next((index for index, sentence in enumerate(sentences) if label in sentence), len(sentences))
     follow = _FOLLOWS.match(sentences[at + 1]) if at + 1 < len(sentences) else None

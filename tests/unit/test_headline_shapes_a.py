@@ -1,0 +1,29 @@
+"""Sentence shapes the headline rules of issue 12 (point 4) handle: each a short abstract built like one that
+needed the rule, and the headline it must give."""
+
+from __future__ import annotations
+
+import pytest
+
+from index.headline.synthesis import headline
+
+
+@pytest.mark.parametrize(
+    ("abstract", "expected"),
+    [
+        (  # "(Mr-BERT) model, which models X": what it does, not only its spelled-out name
+            "Metaphors are hard for computers. We propose the Metaphor-relation BERT (Mr-BERT) model, which "
+            "explicitly models the relation between a verb and its grammatical, sentential and semantic "
+            "contexts. We evaluate our method on three datasets.",
+            "Mr-BERT: model that explicitly models relation between verb and contexts",
+        ),
+        (  # "(GIST) algorithm to solve X": the kind and its purpose
+            "Nonconvex penalties are common in sparse learning. We propose a General Iterative Shrinkage and "
+            "Thresholding (GIST) algorithm to solve the nonconvex optimization problem for a large class of "
+            "non-convex penalties. Experiments show that GIST is fast.",
+            "GIST: algorithm to solve nonconvex optimization problem",
+        ),
+    ],
+)
+def test_a_spelled_out_name_yields_to_what_it_does(abstract: str, expected: str) -> None:
+    assert headline(abstract) == expected
