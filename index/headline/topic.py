@@ -186,6 +186,8 @@ def about(first_sentence: str, gist: str) -> str:
     if gist[:colon] in ("Position", "Survey"):
         return gist  # the kind of paper, said the way venues say it
     if 0 < colon < 80 and is_generic(gist[:colon].split(" in ")[0]) and len(gist) - colon > 25:
+        if _named(gist[:colon]):
+            return gist  # "Regressor Elimination: algorithm with X": a name in capitals, not a vague label
         named = _FIELD.search(gist[:colon])
         label = capitalize(named.group(1)) if named is not None else topic(first_sentence)
         if label:
@@ -216,6 +218,16 @@ def about(first_sentence: str, gist: str) -> str:
             field = abbreviated
         return gist if field.lower() in gist.lower() else f"{field}: {gist}"
     return gist
+
+
+def _named(label: str) -> bool:
+    """ "Regressor Elimination": every word capitalized and one of them no generic word, so a name."""
+    words = label.split(" ")
+    return (
+        len(words) > 1
+        and all(word[:1].isupper() for word in words)
+        and not all(word.lower() in _GENERIC for word in words)
+    )
 
 
 # A coined name leading the gist: capitals after a hyphen or inside the word ("SI-BO", "GraphSAGE").

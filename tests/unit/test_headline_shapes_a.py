@@ -27,3 +27,13 @@ from index.headline.synthesis import headline
 )
 def test_a_spelled_out_name_yields_to_what_it_does(abstract: str, expected: str) -> None:
     assert headline(abstract) == expected
+
+
+def test_a_name_in_capitals_before_a_colon_is_kept_not_replaced_by_the_field() -> None:
+    # "a new algorithm–Greedy Edge Pruning – with X": the name leads, the field does not take its place
+    abstract = (
+        "Graph sparsification is a problem where a learner removes edges from a graph. We present a new "
+        "algorithm–Greedy Edge Pruning – with a runtime linear in the number of edges. Experiments confirm "
+        "it."
+    )
+    assert headline(abstract) == "Greedy Edge Pruning: algorithm with a runtime linear in the number of edges"
