@@ -18,7 +18,7 @@ from index.headline.quality import acronym_only, ends_dangling, generic
 _KIND_DOES = re.compile(
     r"(?:((?:framework|method|model|approach|algorithm|architecture|network|system|technique|module|"
     r"estimator|paradigm|scheme|strategy)s?),?\s+)?"
-    r"(?:(which|that)\s+(?=(?:[a-z]+ly\s+)?[a-z]{3,}s\s)|(to)\s+(?=[a-z]{3,}\s)|(for)\s+)"
+    r"(?:(which|that)\s+(?=(?:[a-z]+ly\s+)?[a-z]{3,}s\s)|(to)\s+(?=[a-z]{3,}\s)|(for|aiming to|aiming at)\s+)"
 )
 # A clause that only points back ("to tackle this challenge") says nothing on a line of its own.
 _POINTS_BACK = re.compile(r"\b(?:this|these|those|such|them|it)\b")

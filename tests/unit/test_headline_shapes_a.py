@@ -37,3 +37,13 @@ def test_a_name_in_capitals_before_a_colon_is_kept_not_replaced_by_the_field() -
         "it."
     )
     assert headline(abstract) == "Greedy Edge Pruning: algorithm with a runtime linear in the number of edges"
+
+
+def test_a_kind_before_a_spelled_out_name_says_what_it_aims_at() -> None:
+    # "a framework, Long Name (LN), aiming to X": the lead's kind and its aim, not the name spelled out
+    abstract = (
+        "Speech emotion recognition is hard. In this paper, we propose a framework, Layered Acoustic and "
+        "Prosodic Fusion (LAPF), aiming to align acoustic representations with prosodic cues. Results are "
+        "good."
+    )
+    assert headline(abstract) == "LAPF: framework aiming to align acoustic representations with prosodic cues"
