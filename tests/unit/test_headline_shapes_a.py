@@ -47,3 +47,13 @@ def test_a_kind_before_a_spelled_out_name_says_what_it_aims_at() -> None:
         "good."
     )
     assert headline(abstract) == "LAPF: framework aiming to align acoustic representations with prosodic cues"
+
+
+def test_a_kind_with_its_parts_keeps_what_it_is_for_said_with_to() -> None:
+    # "a network with X and Y to recognize Z": the parts go when the line is short of room, the aim stays
+    abstract = (
+        "Entity typing matters in NLP. We propose a two-stage graph network with neighbourhood attention "
+        "pooling and a margin ranking loss to incrementally recognize the unseen entity types with a few "
+        "labelled mentions. Experiments show gains."
+    )
+    assert headline(abstract) == "Two-stage graph network to incrementally recognize unseen entity types"
