@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from index.headline.compress import GERUND_NOUNS, compressed, without_grading
+from index.headline.compress import GERUND_NOUNS, compressed, without_grading, without_listed
 from index.headline.mend import ADJECTIVES as _ADJECTIVES
 from index.headline.mend import first_question, mend, noun_end, open_clause, open_pair
 from index.headline.phrase import trim
@@ -356,6 +356,8 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     if not ellipsis and (whole := without_grading(terse, max_len - question)):
         return whole + "?" if question else whole
     if not ellipsis and (whole := _without_hyphenated(terse, max_len - question)):
+        return whole + "?" if question else whole
+    if not ellipsis and "," in terse and (whole := without_listed(terse, max_len - question)):
         return whole + "?" if question else whole
     if not ellipsis and (whole := _shortest_head(terse, max_len - question)):
         return whole + "?" if question else whole

@@ -57,3 +57,13 @@ def test_a_kind_with_its_parts_keeps_what_it_is_for_said_with_to() -> None:
         "labelled mentions. Experiments show gains."
     )
     assert headline(abstract) == "Two-stage graph network to incrementally recognize unseen entity types"
+
+
+def test_qualities_listed_before_a_noun_go_before_what_follows_it() -> None:
+    # "a simple, provably sound, race-free and fully typed language based on X": the list grades the noun
+    abstract = (
+        "Accelerators are everywhere. To solve this issue, we contribute to a simple, provably sound, "
+        "race-free and fully typed query language based on differential dataflow semantics. We then build "
+        "a compiler."
+    )
+    assert headline(abstract) == "Query language based on differential dataflow semantics"
