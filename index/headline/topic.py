@@ -89,6 +89,12 @@ _OPINION = frozenset(
     re.findall(r"\S+", "folklore wisdom lore intuition literature evidence research practice theory")
 )
 _SHORT = re.compile(r"([A-Z][A-Za-z0-9-]{0,8}[A-Z]s?)(?= [a-z])")
+# "In this paper, we study the zero-shot sketch-based image retrieval (ZS-SBIR) task": the field, named by
+# the paper itself (not "the standard problem of X", whose field follows the "of").
+_STUDIED = re.compile(
+    r"(?:In this (?:paper|work|study),? w|Here,? w|W)e (?:study|consider|address|tackle|investigate|focus on)"
+    r" the ([^,;()]{3,60}?) (?:\([^()]{1,20}\) )?(?:task|problem)s?\b(?! of\b)"
+)
 _PRONOUN = re.compile(r"^(?:(their|its|our|this|these|those|such|it|they)\s+)", re.IGNORECASE)
 
 
@@ -98,6 +104,9 @@ def topic(sentence: str, *, short: bool = False) -> str:
     With `short`, a term the sentence abbreviates is named by its abbreviation ("LSTM and Transformers").
     """
     sentence = sentence[:300]
+    studied = _STUDIED.match(sentence) if sentence[:3] in ("In ", "We ", "Her") else None
+    if studied is not None:  # "In this paper, we study the X task": the paper names its field itself
+        return capitalize(studied.group(1))
     if sentence[:7] == "Unlike " and ", " in sentence:  # "Unlike traditional cameras, event cameras ..."
         sentence = sentence[sentence.find(", ") + 2 :]
     if short:

@@ -67,3 +67,12 @@ def test_qualities_listed_before_a_noun_go_before_what_follows_it() -> None:
         "a compiler."
     )
     assert headline(abstract) == "Query language based on differential dataflow semantics"
+
+
+def test_the_task_a_paper_says_it_studies_is_its_field() -> None:
+    # "We consider the X problem, where ...": the first sentence's subject is "we"; the field is the task
+    abstract = (
+        "We consider the online bin packing problem, where items arrive one at a time. We propose an "
+        "algorithm that is simple."
+    )
+    assert headline(abstract) == "Online bin packing: algorithm that is simple"
