@@ -76,3 +76,14 @@ def test_the_task_a_paper_says_it_studies_is_its_field() -> None:
         "algorithm that is simple."
     )
     assert headline(abstract) == "Online bin packing: algorithm that is simple"
+
+
+def test_a_purpose_that_only_borrows_another_models_ability_yields_to_the_field() -> None:
+    # "an approach called X (ACR) to leverage the ability of Y to Z": whose ability, not what it is for
+    abstract = (
+        "In this paper, we study the few-shot keyword spotting (FS-KWS) task, which detects unseen spoken "
+        "words. Convolutions are local. To this end, we propose a Conformer-based approach called Dual-Path "
+        "Audio Conformer (DPAC) to leverage the ability of Audio Transformers (AT) to model long contexts "
+        "due to their attention mechanism. Results are good."
+    )
+    assert headline(abstract) == "DPAC: approach for few-shot keyword spotting"
