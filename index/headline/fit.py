@@ -188,6 +188,9 @@ def _shortest_head(text: str, limit: int) -> str:
 _HEAD_END = _BOUNDARY_WORDS | {"to", "of"}
 
 
+_BEFORE_LAST = _PREPOSITIONS | {"atop", "using", "like"}
+
+
 def _without_hyphenated(text: str, limit: int) -> str:
     """The whole phrase without one or two compound modifiers ("uncertainty-aware"), if that makes it fit.
 
@@ -200,6 +203,8 @@ def _without_hyphenated(text: str, limit: int) -> str:
     dropped = 0
     for index in range(len(words) - 2, 1, -1):
         word, after = words[index], words[index + 1]
+        if index == len(words) - 2 and words[index - 1] in _BEFORE_LAST:
+            continue  # "built atop [vision-language] models": a bare last noun after its preposition is vague
         if (
             "-" in word
             and all(len(part) > 2 and part.isalpha() for part in word.split("-"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from index.headline.fit import fit
 from index.headline.synthesis import headline
 
 
@@ -87,3 +88,11 @@ def test_a_purpose_that_only_borrows_another_models_ability_yields_to_the_field(
         "due to their attention mechanism. Results are good."
     )
     assert headline(abstract) == "DPAC: approach for few-shot keyword spotting"
+
+
+def test_the_last_nouns_compound_modifier_stays_after_its_preposition() -> None:
+    # "built atop [vision-language] models": dropped, the line would end on a bare "atop models"
+    line = "Training-free aerial vision-and-language navigation framework built atop vision-language models"
+    assert fit(line, 80, ellipsis=False) == (
+        "Training-free aerial navigation framework built atop vision-language models"
+    )
