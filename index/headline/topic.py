@@ -266,5 +266,17 @@ def expansion_of(acronym: str, before: str) -> str | None:
                 break
             position += 1
         else:
-            return phrase
+            return phrase if "," not in before else _as_written(phrase, before)
     return None
+
+
+def _as_written(phrase: str, before: str) -> str:
+    """ "See, Point, Fly" for the words "See Point Fly": a name spelled out with commas keeps them."""
+    tail = before.rstrip()
+    if tail.endswith((phrase, ",")):  # "probabilistic NeRF, [a model ...]": the comma ends the name
+        return phrase
+    for commas in range(1, 4):
+        written = tail[-(len(phrase) + commas) :]
+        if written.replace(",", "") == phrase and all(part[:1].isupper() for part in written.split(", ")):
+            return written  # each part capitalized, as a name's words are
+    return phrase

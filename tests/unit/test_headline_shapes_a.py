@@ -96,3 +96,16 @@ def test_the_last_nouns_compound_modifier_stays_after_its_preposition() -> None:
     assert fit(line, 80, ellipsis=False) == (
         "Training-free aerial navigation framework built atop vision-language models"
     )
+
+
+def test_a_name_spelled_out_with_commas_is_known_as_the_acronyms_expansion() -> None:
+    # "Look, Listen, Act (LLA), a framework ...": the expansion crowds out the kind, so it goes
+    abstract = (
+        "We present Look, Listen, Act (LLA), a training-free indoor vision-and-language navigation (IVLN) "
+        "framework built atop vision-language models (VLMs). LLA is capable of navigating to any goal in any "
+        "kind of environment. LLA sets a new state of the art."
+    )
+    assert (
+        headline(abstract)
+        == "LLA: training-free indoor navigation framework built atop vision-language models"
+    )
