@@ -266,14 +266,15 @@ def expansion_of(acronym: str, before: str) -> str | None:
                 break
             position += 1
         else:
-            return phrase if "," not in before else _as_written(phrase, before)
+            return _as_written(phrase, before[-len(phrase) - 8 :])  # its end only: no scan of the text
     return None
 
 
 def _as_written(phrase: str, before: str) -> str:
     """ "See, Point, Fly" for the words "See Point Fly": a name spelled out with commas keeps them."""
     tail = before.rstrip()
-    if tail.endswith((phrase, ",")):  # "probabilistic NeRF, [a model ...]": the comma ends the name
+    if tail.endswith((phrase, ",")) or "," not in tail:  # "probabilistic NeRF, [a model ...]": a comma
+        return phrase  # after the name ends it
         return phrase
     for commas in range(1, 4):
         written = tail[-(len(phrase) + commas) :]
