@@ -224,8 +224,8 @@ GERUND_NOUNS = frozenset(
 # each an adjective by its form (after an adverb, hyphenated, or with an adjective's ending).
 _QUALITY = r"(?:[a-z]+ly [a-z]+|[a-z]+-[a-z]+|[a-z]+(?:al|ic|ive|ous|able|ible|ful|less|ent|ant))"
 # From the literal ", " after the first quality, so the regex engine jumps between candidates; the first
-# quality is then matched backwards from that comma.
-_LISTED = re.compile(rf", (?:{_QUALITY}, )*{_QUALITY},? (?:and|or) {_QUALITY} (?=[a-z][\w-]* )", re.I)
+# quality is then matched backwards from that comma. Lower case only after it: re.I costs 4x here.
+_LISTED = re.compile(rf", (?:{_QUALITY}, )*{_QUALITY},? (?:and|or) {_QUALITY} (?=[a-z][\w-]* )")
 _FIRST_QUALITY = re.compile(rf"(?:^| ){_QUALITY}$", re.I)
 
 

@@ -39,19 +39,15 @@ def for_what(line: str, max_len: int) -> str:
     if len(line) <= max_len:
         return ""
     task = line.find(" for ", 10, 210)
-    aim = _aim(line) if task < 0 and " to " in line else -1
-    task = max(task, aim)  # "network with X and Y to recognize Z": what it is for, said with "to"
-    if task < 0 or len(line) - task < 11:
+    if task < 0:
+        aimed = " to " in line and (" with " in line or " using " in line or " based " in line)
+        return _for_aim(line) if aimed else ""  # the qualities _for_aim drops: str scans before a regex
+    if len(line) - task < 11:
         return ""
     for quality in _QUALIFIED.finditer(line, 3, min(task, 85)):
         space = line.rfind(" ", 0, quality.start())
         if space > 0 and line[space + 1 : quality.start()].rstrip(",") in _KINDS:
-            if aim > 0 and quality.group(0) not in (" with ", " using ", " based "):
-                return ""  # "model that learns to X": the aim is what it learns, not what the model is for
-            if aim > 0 and _OWN_AIM.search(line, quality.end(), task):
-                return ""  # "based on a model [that is] trained to predict X": the aim is the inner one's
-            after = task + (4 if aim > 0 else 5)
-            if not 5 < task - quality.end() < 125 or _NOT_A_TASK.match(line, after) is not None:
+            if not 5 < task - quality.end() < 125 or _NOT_A_TASK.match(line, task + 5) is not None:
                 return ""
             if ";" in line[:task] or ":" in line[:task] or "(" in line[:task]:
                 return ""  # a list, a label or an aside: the "for" may belong to any part of it
@@ -59,9 +55,27 @@ def for_what(line: str, max_len: int) -> str:
     return ""
 
 
-def _aim(line: str) -> int:
-    """Where the first " to <verb>" purpose starts in the line, or -1."""
-    for match in _AIM.finditer(line, 10, 210):
+def _for_aim(line: str) -> str:
+    """ "network with X and Y to recognize Z" -> "network to recognize Z": what it is for, said with "to"."""
+    for quality in _QUALIFIED.finditer(line, 3, 85):
+        space = line.rfind(" ", 0, quality.start())
+        if space > 0 and line[space + 1 : quality.start()].rstrip(",") in _KINDS:
+            if quality.group(0) not in (" with ", " using ", " based "):
+                return ""  # "model that learns to X": the aim is what it learns, not what the model is for
+            task = _aim(line, quality.end())
+            if task < 0 or len(line) - task < 11 or _OWN_AIM.search(line, quality.end(), task):
+                return ""  # "based on a model [that is] trained to predict X": the aim is the inner one's
+            if not 5 < task - quality.end() < 125 or _NOT_A_TASK.match(line, task + 4) is not None:
+                return ""
+            if ";" in line[:task] or ":" in line[:task] or "(" in line[:task]:
+                return ""
+            return line[: quality.start()].rstrip(",") + line[task:]
+    return ""
+
+
+def _aim(line: str, start: int) -> int:
+    """Where the first " to <verb>" purpose after `start` begins in the line, or -1."""
+    for match in _AIM.finditer(line, start, 210):
         verb = line[match.end() : line.find(" ", match.end())]
         if verb.endswith("ly"):  # "to dynamically recognize": the verb follows its adverb
             verb = line[match.end() + len(verb) + 1 : line.find(" ", match.end() + len(verb) + 1)]

@@ -266,6 +266,10 @@ def expansion_of(acronym: str, before: str) -> str | None:
                 break
             position += 1
         else:
+            if before.endswith(phrase) or (
+                before[-1:] == " " and before.endswith(phrase, 0, len(before) - 1)
+            ):
+                return phrase  # as written: the usual case, "Twisted Diffusion Sampler (TDS)"
             return _as_written(phrase, before[-len(phrase) - 8 :])  # its end only: no scan of the text
     return None
 
