@@ -218,3 +218,31 @@ GERUND_NOUNS = frozenset(
         "diverging sliding rolling overlapping interacting",
     )
 )
+
+
+# "intrinsically parallel, lock-free and formally correct [language]": qualities listed before one noun,
+# each an adjective by its form (after an adverb, hyphenated, or with an adjective's ending).
+_QUALITY = r"(?:[a-z]+ly [a-z]+|[a-z]+-[a-z]+|[a-z]+(?:al|ic|ive|ous|able|ible|ful|less|ent|ant))"
+# From the literal ", " after the first quality, so the regex engine jumps between candidates; the first
+# quality is then matched backwards from that comma. Lower case only after it: re.I costs 4x here.
+_LISTED = re.compile(rf", (?:{_QUALITY}, )*{_QUALITY},? (?:and|or) {_QUALITY} (?=[a-z][\w-]* )")
+_FIRST_QUALITY = re.compile(rf"(?:^| ){_QUALITY}$", re.I)
+
+
+def without_listed(text: str, limit: int) -> str:
+    """The whole phrase without a list of qualities before its noun, if that makes it fit; else empty.
+
+    The qualities grade the noun; what follows it ("language based on concurrent constraint programming")
+    says what the thing is, and a cut would lose it.
+    """
+    if len(text) > limit + 80 or (" and " not in text and " or " not in text):
+        return ""
+    match = _LISTED.search(text)
+    first = _FIRST_QUALITY.search(text, max(0, match.start() - 40), match.start()) if match else None
+    if match is None or first is None:
+        return ""
+    start = first.start() + (text[first.start()] == " ")
+    if len(text) - (match.end() - start) > limit:
+        return ""
+    shorter = text[:start] + text[match.end() :]
+    return shorter[:1].upper() + shorter[1:] if start == 0 else shorter

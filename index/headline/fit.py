@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from index.headline.compress import GERUND_NOUNS, compressed, without_grading
+from index.headline.compress import GERUND_NOUNS, compressed, without_grading, without_listed
 from index.headline.mend import ADJECTIVES as _ADJECTIVES
 from index.headline.mend import first_question, mend, noun_end, open_clause, open_pair
 from index.headline.phrase import trim
@@ -188,6 +188,9 @@ def _shortest_head(text: str, limit: int) -> str:
 _HEAD_END = _BOUNDARY_WORDS | {"to", "of"}
 
 
+_BEFORE_LAST = _PREPOSITIONS | {"atop", "using", "like"}
+
+
 def _without_hyphenated(text: str, limit: int) -> str:
     """The whole phrase without one or two compound modifiers ("uncertainty-aware"), if that makes it fit.
 
@@ -200,6 +203,8 @@ def _without_hyphenated(text: str, limit: int) -> str:
     dropped = 0
     for index in range(len(words) - 2, 1, -1):
         word, after = words[index], words[index + 1]
+        if index == len(words) - 2 and words[index - 1] in _BEFORE_LAST:
+            continue  # "built atop [vision-language] models": a bare last noun after its preposition is vague
         if (
             "-" in word
             and all(len(part) > 2 and part.isalpha() for part in word.split("-"))
@@ -356,6 +361,8 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     if not ellipsis and (whole := without_grading(terse, max_len - question)):
         return whole + "?" if question else whole
     if not ellipsis and (whole := _without_hyphenated(terse, max_len - question)):
+        return whole + "?" if question else whole
+    if not ellipsis and "," in terse and (whole := without_listed(terse, max_len - question)):
         return whole + "?" if question else whole
     if not ellipsis and (whole := _shortest_head(terse, max_len - question)):
         return whole + "?" if question else whole

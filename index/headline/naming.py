@@ -119,6 +119,8 @@ _LEAD = re.compile(
     r"named|termed|dubbed|framework|method|model|approach|algorithm|system|technique)\b[\s,:]*)*"
 )
 
+# The kind of thing a lead before a spelled-out name says it is: "a framework, Sequential Fusion ...".
+_LEAD_KIND = re.compile(r"\b(?:framework|method|model|approach|algorithm|system|technique)\b")
 # A name followed by what it does or what it is for: that goes into the headline with it.
 _CONTINUES = re.compile(
     r"\s*,?\s+(?:on|for|in|of|with|under|that|to|by|via|using|based on|as|from|through|which|where)\s"
@@ -302,14 +304,14 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
         return None
     lead = rest[: acronyms[0].start() - len(expansions[0]) - 1] if acronyms else ""
     if not _LEAD.fullmatch(lead) and not lead.endswith(": "):  # "an instance of X: Evolutionary ..."
-        return (
-            None  # "a seq2seq model for automatic speech recognition (ASR)": ASR is the field, not the name
-        )
+        return None  # "a seq2seq model for speech recognition (ASR)": ASR is the field, not the name
     description = _description(rest, end)
     if not description and _CONTINUES.match(rest, end):
         description = "+" + rest[end:].strip()
     elif not description and _MODIFIES.match(rest, end):
         return None  # "the first probably approximately correct (PAC) bound": the name of a kind, not a name
+    elif not description and rest.startswith(", aiming ", end) and (said := _LEAD_KIND.search(lead)):
+        description = f"+{said.group(0)}{rest[end:]}"  # "a framework, X (X), aiming to Y": the lead's kind
     renamed = _RENAMED.match(description) if description[:1] == "+" else None
     if renamed is not None and _COINED.match(renamed.group(2)):  # "a (DRL) framework named DeepWeave to ..."
         kind = f"{' and '.join(labels)} {renamed.group(1)}"

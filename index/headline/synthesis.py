@@ -7,6 +7,7 @@ import re
 from index.headline.claims import active, best_claim, claims_by_sentence
 from index.headline.claims import sentences as split_sentences
 from index.headline.condense import condense, without_claimant, without_owner, without_parentheses
+from index.headline.doing import doing_line
 from index.headline.fit import UNTITLED, fit
 from index.headline.naming import BACK_REFERENCE, named_contribution, object_of
 from index.headline.phrase import JUNK, as_headline, base_form, capitalize, gerund, third_person
@@ -169,6 +170,10 @@ def _named(names: tuple[str, str, str], sentences: list[str], gist: str, max_len
     spelled = acronym_only(line)
     if not spelled and not (" for " in line and acronym_only(line.split(" for ", 1)[0])):
         return line
+    if spelled and names[2][:1] == "+" and names[1]:
+        doing = doing_line(*names, max_len)
+        if doing:
+            return doing  # "Mr-BERT: model that models the relation between ...": what it does, not its name
     label = names[0]
     at = next((index for index, sentence in enumerate(sentences) if label in sentence), len(sentences))
     follow = _FOLLOWS.match(sentences[at + 1]) if at + 1 < len(sentences) else None
@@ -226,6 +231,8 @@ def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, ma
         if not expansion and "-" in label:
             body = _spelled_in_label(label, body)  # "List-GRPO: ... Group Relative Policy Optimization"
         pointer = _POINTS_BACK.search(body) if _POINTER.search(body) else None
+        if pointer is None and " to " in body:
+            pointer = _BORROWS.search(body)  # "approach to leverage the ability of ViT": whose, not what for
         if pointer is not None and pointer.start() >= 8:  # "approach taking advantages of both types"
             body = body[: pointer.start()].rstrip(" ,")
         vague = (
@@ -261,6 +268,12 @@ _BARE_KIND = re.compile(r"^[^,;:]{0,60}\b(?:framework|method|approach|algorithm|
 _POINTS_BACK = re.compile(
     r"[ ,](?:to|for|taking|exploiting|that|which|addressing|solving|tackling|overcoming)\s(?:[\w-]+\s){0,3}?"
     r"(?:this|these|those|them|such|both types of)\b[^,;:]*$"
+)
+# "approach to leverage the ability of ViT to model X": a purpose that borrows another model's strength says
+# how, not what the approach is for; the field it works in says more.
+_BORROWS = re.compile(
+    r" to (?:leverage|exploit|utilize|harness) (?:the )?"
+    r"(?:abilit|capabilit|power|strength|advantage)[a-z]* of "
 )
 _POINTER = re.compile(r" (?:th(?:is|ese|ose|em)|such|both types)\b")  # from a literal: cheap, tried first
 # A body that says what the named thing does or is for ("... for X", "... that learns X").

@@ -89,6 +89,12 @@ _OPINION = frozenset(
     re.findall(r"\S+", "folklore wisdom lore intuition literature evidence research practice theory")
 )
 _SHORT = re.compile(r"([A-Z][A-Za-z0-9-]{0,8}[A-Z]s?)(?= [a-z])")
+# "In this paper, we study the zero-shot sketch-based image retrieval (ZS-SBIR) task": the field, named by
+# the paper itself (not "the standard problem of X", whose field follows the "of").
+_STUDIED = re.compile(
+    r"(?:In this (?:paper|work|study),? w|Here,? w|W)e (?:study|consider|address|tackle|investigate|focus on)"
+    r" the ([^,;()]{3,60}?) (?:\([^()]{1,20}\) )?(?:task|problem)s?\b(?! of\b)"
+)
 _PRONOUN = re.compile(r"^(?:(their|its|our|this|these|those|such|it|they)\s+)", re.IGNORECASE)
 
 
@@ -98,6 +104,9 @@ def topic(sentence: str, *, short: bool = False) -> str:
     With `short`, a term the sentence abbreviates is named by its abbreviation ("LSTM and Transformers").
     """
     sentence = sentence[:300]
+    studied = _STUDIED.match(sentence) if sentence[:3] in ("In ", "We ", "Her") else None
+    if studied is not None:  # "In this paper, we study the X task": the paper names its field itself
+        return capitalize(studied.group(1))
     if sentence[:7] == "Unlike " and ", " in sentence:  # "Unlike traditional cameras, event cameras ..."
         sentence = sentence[sentence.find(", ") + 2 :]
     if short:
@@ -186,6 +195,8 @@ def about(first_sentence: str, gist: str) -> str:
     if gist[:colon] in ("Position", "Survey"):
         return gist  # the kind of paper, said the way venues say it
     if 0 < colon < 80 and is_generic(gist[:colon].split(" in ")[0]) and len(gist) - colon > 25:
+        if _named(gist[:colon]):
+            return gist  # "Regressor Elimination: algorithm with X": a name in capitals, not a vague label
         named = _FIELD.search(gist[:colon])
         label = capitalize(named.group(1)) if named is not None else topic(first_sentence)
         if label:
@@ -218,6 +229,16 @@ def about(first_sentence: str, gist: str) -> str:
     return gist
 
 
+def _named(label: str) -> bool:
+    """ "Regressor Elimination": every word capitalized and one of them no generic word, so a name."""
+    words = label.split(" ")
+    return (
+        len(words) > 1
+        and all(word[:1].isupper() for word in words)
+        and not all(word.lower() in _GENERIC for word in words)
+    )
+
+
 # A coined name leading the gist: capitals after a hyphen or inside the word ("SI-BO", "GraphSAGE").
 _NAMED_LEAD = re.compile(
     r"[A-Z][\w]*(?:-[A-Z0-9]|[a-z][A-Z])[\w-]* (?:algorithm|method|model|framework|approach)\b"
@@ -245,5 +266,22 @@ def expansion_of(acronym: str, before: str) -> str | None:
                 break
             position += 1
         else:
-            return phrase
+            if before.endswith(phrase) or (
+                before[-1:] == " " and before.endswith(phrase, 0, len(before) - 1)
+            ):
+                return phrase  # as written: the usual case, "Twisted Diffusion Sampler (TDS)"
+            return _as_written(phrase, before[-len(phrase) - 8 :])  # its end only: no scan of the text
     return None
+
+
+def _as_written(phrase: str, before: str) -> str:
+    """ "See, Point, Fly" for the words "See Point Fly": a name spelled out with commas keeps them."""
+    tail = before.rstrip()
+    if tail.endswith((phrase, ",")) or "," not in tail:  # "probabilistic NeRF, [a model ...]": a comma
+        return phrase  # after the name ends it
+        return phrase
+    for commas in range(1, 4):
+        written = tail[-(len(phrase) + commas) :]
+        if written.replace(",", "") == phrase and all(part[:1].isupper() for part in written.split(", ")):
+            return written  # each part capitalized, as a name's words are
+    return phrase
