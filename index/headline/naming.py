@@ -249,6 +249,8 @@ def _named_contribution(
                 long = len(name) + len(condense(what)) > _ROOM and not what.startswith("which ")
                 if long and _SAYS_HOW.search(does) and not generic(condense(object_of(does))):
                     return short.group(1), name, does  # "called Composite ... (CAA)": room for what it does
+                if what[:6] == "which " and len(name) > 40:  # "named Dual Memory-augmented Font Generation
+                    return short.group(1), "", what  # Network (DM-Font), which": half the line is too much
             if _PARTS.match(what) and claim and not is_generic(kind := condense(object_of(rest))):
                 what = kind  # "a model stealing method termed X, which consists of ...": the kind says more
             return capitalize(name), "", what

@@ -1,0 +1,23 @@
+"""Sentence shapes the headline rules read (each case is built like an abstract that needed its rule)."""
+
+from __future__ import annotations
+
+import pytest
+
+from index.headline.synthesis import headline
+
+CASES = [
+    # A spelled-out name longer than half a headline, with its acronym and ", which ...": the acronym
+    # leaves room for what the thing does.
+    (
+        "Writing a new glyph set by hand is slow. We propose a novel glyph generation framework, named "
+        "Layered Stroke-aware Glyph Synthesis Network (LS-Glyph), which enables us to generate a complete "
+        "glyph set from only a few samples. Experiments show gains.",
+        "LS-Glyph generates a complete glyph set from only a few samples",
+    ),
+]
+
+
+@pytest.mark.parametrize(("abstract", "expected"), CASES)
+def test_a_sentence_shape_gets_its_headline(abstract: str, expected: str) -> None:
+    assert headline(abstract) == expected
