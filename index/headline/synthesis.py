@@ -233,7 +233,9 @@ def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, ma
             if not expansion
             else spelled_out and (acronym_only(f"{label}: {body}") or _SAYS.search(body) is None)
         ) or (pointer is not None and pointer.start() >= 8)
-        if body and vague:
+        if body and vague and gist[:3] == "to " and label not in gist and _said_with(label, gist, sentences):
+            body = condense(as_headline(gist))  # "we propose to leverage X ..., and develop Y (YZ)": X
+        elif body and vague:
             field = topic(sentences[0])
             if not field or (len(field) > 32 and len(label) + len(body) + len(field) > max_len):
                 field = topic(sentences[0], short=True)  # "... for FGVC with MLLMs": the field, abbreviated
@@ -272,6 +274,11 @@ _KIND_AT_END = re.compile(
     r"architecture|technique|scheme|strategy|module|loss)$"
 )
 _TITLE_RUN = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+){2,5}\b")
+
+
+def _said_with(label: str, gist: str, sentences: list[str]) -> bool:
+    """Whether the gist and the label are in one sentence: what is proposed there is what the name does."""
+    return any(gist in sentence and label in sentence for sentence in sentences)
 
 
 def _lower_first(field: str) -> str:

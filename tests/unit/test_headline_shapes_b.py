@@ -15,6 +15,14 @@ CASES = [
         "glyph set from only a few samples. Experiments show gains.",
         "LS-Glyph generates a complete glyph set from only a few samples",
     ),
+    # "We propose to do X ..., and develop a novel NAME (N) method": the name spelled out says nothing of
+    # what it does; what is proposed in the same sentence does.
+    (
+        "Planning remains hard when rewards are sparse. We propose to reuse recorded trajectories to shape "
+        "the search through matching visitation counts, and develop a novel Trajectory Reuse Planning (TRP) "
+        "method. We show that TRP helps.",
+        "TRP: reusing recorded trajectories to shape search",
+    ),
 ]
 
 
