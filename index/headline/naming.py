@@ -270,7 +270,7 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
     direct = _NAMED_AFTER.match(rest)
     if direct is not None and _COINED.match(direct.group(1)):
         if _AS_TO_FOR.match(rest, direct.end()):
-            return None  # "we recast PE as ...": the name is the subject of the gist, not a contribution
+            return None  # "we recast PE as ...", "an EM based method": the gist's subject or a modifier
         return direct.group(1), "", _description(rest, direct.end())
     titled = _TITLED.match(rest) if "A" <= rest[:1] <= "Z" else None  # it starts with [A-Z]
     if titled is not None:  # "We introduce Deep Sliding Shapes, a 3D ConvNet ...": a name in title case
@@ -350,7 +350,7 @@ _KIND_NEXT = re.compile(
     r"\s+((?:framework|method|model|approach|algorithm|benchmark|dataset|pipeline|system|architecture|"
     r"technique)\b[^.;]{0,200})"
 )
-_AS_TO_FOR = re.compile(r"\s+(?:as|to|for)\b")
+_AS_TO_FOR = re.compile(r"\s+(?:as|to|for)\b|(?:\s*\([^()]{1,30}\))?[\s-]based\b")  # "EM (EM) based"
 _JOINED = re.compile(r"\s*(?:and|,)\s*")
 
 

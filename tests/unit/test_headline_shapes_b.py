@@ -23,6 +23,13 @@ CASES = [
         "method. We show that TRP helps.",
         "TRP: reusing recorded trajectories to shape search",
     ),
+    # "a novel Gauss-Newton (GN) based method": the hyphenated name qualifies "based", it names nothing.
+    (
+        "Slides are too large for one network. We propose to train a voting model to merge tile-level "
+        "scores given by tile-level networks. Furthermore, we formulate a novel Gauss-Newton (GN) based "
+        "method that locates useful tiles. Results match experts.",
+        "Training a voting model to merge tile-level scores given by tile-level networks",
+    ),
 ]
 
 
