@@ -71,7 +71,7 @@ _YIELD = re.compile(r"\b(?:yield|lead to|result in|give rise to)s?\s+(?=[a-z-]+(
 # (Z-learner), or an acronym with an optional lower-case part (p-LiSSA, GIFs, VLM).
 _NAME = r"(?:[A-Za-z0-9]{0,20}[A-Z][A-Za-z0-9]{0,30}(?:[-.][A-Za-z0-9]{1,30}){0,3})"
 
-_COINED = re.compile(r"^(?:[A-Za-z0-9]*[a-z0-9][A-Z]|[A-Z]{2}|[A-Z]-|[A-Za-z0-9]+-[A-Z]|[A-Z][A-Za-z]*[0-9])")
+COINED = re.compile(r"^(?:[A-Za-z0-9]*[a-z0-9][A-Z]|[A-Z]{2}|[A-Z]-|[A-Za-z0-9]+-[A-Z]|[A-Z][A-Za-z]*[0-9])")
 
 _NAMED_AFTER = re.compile(
     r"^(?:(?:the|a|an)\s+)?(?:(?:novel|new|notion of|concept of)\s+)*("
@@ -224,16 +224,16 @@ def _named_contribution(
                 return found
         after = sentences[index + 1] if index == first and index + 1 < len(sentences) else ""
         follow = _FOLLOW_UP.match(after) if after else None  # the condition above, tested once
-        if follow is not None and _COINED.match(follow.group(1)) and best is not None:
+        if follow is not None and COINED.match(follow.group(1)) and best is not None:
             return follow.group(1), "", ""
         call = _WE_CALL.search(after) if " call " in after else None
         if call is not None and best is not None:  # "..., we call the proposed framework TextDragon."
             return call.group(1), "", ""
         called = _CALLED.search(sentence) if calls and _ANY_CALLED.search(sentence) else None  # one of them
-        if called is not None and (index == first or _COINED.match(called.group(1))):
+        if called is not None and (index == first or COINED.match(called.group(1))):
             name = called.group(1).strip(" `'‘’")
             end = called.end()
-            capitals = _CAPITALIZED.match(name) if _COINED.match(name) else None
+            capitals = _CAPITALIZED.match(name) if COINED.match(name) else None
             if capitals is not None and capitals.group(0) != name:  # "DualNet [aiming at ...]"
                 end = called.start(1) + called.group(1).find(name) + len(capitals.group(0))
                 name = capitals.group(0)
@@ -268,7 +268,7 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
         return None  # every kind of name below needs a capital letter early on: there is none
     rest = sentence[start:]
     direct = _NAMED_AFTER.match(rest)
-    if direct is not None and _COINED.match(direct.group(1)):
+    if direct is not None and COINED.match(direct.group(1)):
         if _AS_TO_FOR.match(rest, direct.end()):
             return None  # "we recast PE as ...", "an EM based method": the gist's subject or a modifier
         return direct.group(1), "", _description(rest, direct.end())
@@ -276,7 +276,7 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
     if titled is not None:  # "We introduce Deep Sliding Shapes, a 3D ConvNet ...": a name in title case
         return titled.group(1), "", _description(rest, titled.end())
     kind_first = _KIND_THEN_NAME.match(rest) if rest.find(",", 0, 80) >= 0 else None
-    if kind_first is not None and _COINED.match(kind_first.group(2)):  # "a spatial language model, SpaBERT"
+    if kind_first is not None and COINED.match(kind_first.group(2)):  # "a spatial language model, SpaBERT"
         does = _WHICH_DOES.match(rest, kind_first.end())
         verb = does is not None and not does.group(1).startswith(("to ", "for "))
         what = kind_first.group(1) + (
@@ -313,7 +313,7 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
     elif not description and _MODIFIES.match(rest, end):
         return None  # "the first probably approximately correct (PAC) bound": the name of a kind, not a name
     renamed = _RENAMED.match(description) if description[:1] == "+" else None
-    if renamed is not None and _COINED.match(renamed.group(2)):  # "a (DRL) framework named DeepWeave to ..."
+    if renamed is not None and COINED.match(renamed.group(2)):  # "a (DRL) framework named DeepWeave to ..."
         kind = f"{' and '.join(labels)} {renamed.group(1)}"
         return renamed.group(2), "", f"a {kind}{description[renamed.end() :]}"
     return " and ".join(labels), " and ".join(expansions), description

@@ -8,7 +8,7 @@ from index.headline.claims import active, best_claim, claims_by_sentence
 from index.headline.claims import sentences as split_sentences
 from index.headline.condense import condense, without_claimant, without_owner, without_parentheses
 from index.headline.fit import UNTITLED, fit
-from index.headline.naming import BACK_REFERENCE, named_contribution, object_of
+from index.headline.naming import BACK_REFERENCE, COINED, named_contribution, object_of
 from index.headline.phrase import JUNK, as_headline, base_form, capitalize, gerund, third_person
 from index.headline.purpose import for_what, without_frame
 from index.headline.quality import (
@@ -126,7 +126,7 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     sentences, starts = split_sentences(text)
     claims = claims_by_sentence(text, starts)
     best = best_claim(sentences, claims)
-    names = named_contribution(text, sentences, claims, best)
+    names = named_contribution(text, sentences, claims, best) or _defined(sentences)
     gist = _gist(sentences, best)
     if names:
         return _finish(_named(names, sentences, gist, max_len), max_len, text)
@@ -141,6 +141,19 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     line = fit(capitalize(line), max_len, ellipsis=False)
     roomy = CAPITALS.search(line) if len(line) < max_len - 3 else None  # "AU" spelled out takes 4 more
     return _finish(spelled_out(line, text, max_len, roomy) if roomy else line, max_len, text)
+
+
+# "Averaged-DQN is a simple extension to DQN, ...": a coined name the abstract defines as something new.
+_DEFINES = re.compile(r"([A-Z][\w-]*) is an? (?:simple|new|novel)\b(?: yet \w+)?\s+([^.;]{10,})")
+
+
+def _defined(sentences: list[str]) -> tuple[str, str, str] | None:
+    """(name, "", what it is) for an early sentence that defines a coined name, when no claim names one."""
+    for sentence in sentences[:3]:
+        found = _DEFINES.match(sentence) if " is a" in sentence else None
+        if found is not None and COINED.match(found.group(1)):
+            return found.group(1), "", "a " + found.group(2)
+    return None
 
 
 def _finish(line: str, max_len: int, text: str) -> str:

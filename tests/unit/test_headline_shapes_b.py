@@ -30,6 +30,12 @@ CASES = [
         "method that locates useful tiles. Results match experts.",
         "Training a voting model to merge tile-level scores given by tile-level networks",
     ),
+    # No claim names the contribution, an early sentence defines it: "Pooled-SGD is a simple extension ...".
+    (
+        "Noisy gradients slow training. Pooled-SGD is a simple extension to the SGD optimizer, based on "
+        "pooling earlier gradients. We examine its variance and provide a comparison within a toy model.",
+        "Pooled-SGD: extension to the SGD optimizer, based on pooling earlier gradients",
+    ),
 ]
 
 
