@@ -36,6 +36,12 @@ CASES = [
         "pooling earlier gradients. We examine its variance and provide a comparison within a toy model.",
         "Pooled-SGD: extension to the SGD optimizer, based on pooling earlier gradients",
     ),
+    # "O(r^2)" is a bound, not an aside: without its argument the line says "from O to O".
+    (
+        "Convolutions are slow on small devices. We propose two schemes to reduce the cost from O(r^2) "
+        "to O(r), where r is the kernel size.",
+        "Two schemes to reduce the cost from O(r^2) to O(r)",
+    ),
 ]
 
 
