@@ -8,7 +8,7 @@ from index.headline.claims import active, best_claim, claims_by_sentence
 from index.headline.claims import sentences as split_sentences
 from index.headline.condense import condense, without_claimant, without_owner, without_parentheses
 from index.headline.fit import UNTITLED, fit
-from index.headline.naming import BACK_REFERENCE, COINED, named_contribution, object_of
+from index.headline.naming import BACK_REFERENCE, named_contribution, object_of
 from index.headline.phrase import JUNK, as_headline, base_form, capitalize, gerund, third_person
 from index.headline.purpose import for_what, without_frame
 from index.headline.quality import (
@@ -19,6 +19,7 @@ from index.headline.quality import (
     generic,
     normalize,
 )
+from index.headline.resolve import defined, lower_first, pointed_field
 from index.headline.spaces import any_word, printable
 from index.headline.spelled import CAPITALS, spelled_out
 from index.headline.topic import about, is_generic, topic
@@ -126,7 +127,7 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     sentences, starts = split_sentences(text)
     claims = claims_by_sentence(text, starts)
     best = best_claim(sentences, claims)
-    names = named_contribution(text, sentences, claims, best) or _defined(sentences)
+    names = named_contribution(text, sentences, claims, best) or defined(sentences)
     gist = _gist(sentences, best)
     if names:
         return _finish(_named(names, sentences, gist, max_len), max_len, text)
@@ -143,21 +144,10 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     return _finish(spelled_out(line, text, max_len, roomy) if roomy else line, max_len, text)
 
 
-# "Averaged-DQN is a simple extension to DQN, ...": a coined name the abstract defines as something new.
-_DEFINES = re.compile(r"([A-Z][\w-]*) is an? (?:simple|new|novel)\b(?: yet \w+)?\s+([^.;]{10,})")
-
-
-def _defined(sentences: list[str]) -> tuple[str, str, str] | None:
-    """(name, "", what it is) for an early sentence that defines a coined name, when no claim names one."""
-    for sentence in sentences[:3]:
-        found = _DEFINES.match(sentence) if " is a" in sentence else None
-        if found is not None and COINED.match(found.group(1)):
-            return found.group(1), "", "a " + found.group(2)
-    return None
-
-
 def _finish(line: str, max_len: int, text: str) -> str:
     """The line in NFKC without extraction debris; refitted in the rare case that made it longer."""
+    if " th" in line or " such " in line:  # "this", "these", "those": one scan for all three
+        line = pointed_field(line, max_len, text)
     if '"' in line and line.count('"') % 2:
         line = _close_quote(line, text)
     line = normalize(line)
@@ -254,7 +244,7 @@ def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, ma
                 field = topic(sentences[0], short=True)  # "... for FGVC with MLLMs": the field, abbreviated
             field = field.split(" for ", 1)[-1]  # "classical approaches for approximate inference"
             if field and field.lower() not in body.lower():
-                field = field if field[1:2].isupper() else _lower_first(field)
+                field = field if field[1:2].isupper() else lower_first(field)
                 crowded_out = expansion and len(label) + len(body) + len(field) + 7 > max_len
                 kind = _KIND_AT_END.search(body) if crowded_out else None
                 body = f"{kind.group(0)} for {field}" if kind is not None else f"{body} for {field}"
@@ -292,11 +282,6 @@ _TITLE_RUN = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+){2,5}\b")
 def _said_with(label: str, gist: str, sentences: list[str]) -> bool:
     """Whether the gist and the label are in one sentence: what is proposed there is what the name does."""
     return any(gist in sentence and label in sentence for sentence in sentences)
-
-
-def _lower_first(field: str) -> str:
-    """ "Attribute-based ZSL" -> "attribute-based ZSL": the field in running text, its acronyms kept."""
-    return " ".join(word if sum(c.isupper() for c in word) > 1 else word.lower() for word in field.split(" "))
 
 
 def _spelled_in_label(label: str, body: str) -> str:
