@@ -8,7 +8,8 @@ from index.headline.claims import active, best_claim, claims_by_sentence
 from index.headline.claims import sentences as split_sentences
 from index.headline.condense import condense, without_claimant, without_owner, without_parentheses
 from index.headline.fit import UNTITLED, fit
-from index.headline.naming import BACK_REFERENCE, named_contribution, object_of
+from index.headline.naming import BACK_REFERENCE, named_contribution
+from index.headline.objects import object_of
 from index.headline.phrase import JUNK, as_headline, base_form, capitalize, gerund, third_person
 from index.headline.purpose import for_what, without_frame
 from index.headline.quality import (
