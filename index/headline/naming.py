@@ -209,7 +209,10 @@ def _named_contribution(
             rest = rest[claim[0][2] :] if claim else rest
             what = _description(sentence, end) or object_of(rest)
             if short is not None and expansion_of(short.group(1), name) == name and " " in name:
-                does = _description(sentence, short.end()) or what
+                does = _description(sentence, short.end()) or _named_here(
+                    sentence, called.start(), short.end()
+                )
+                does = does or what
                 long = len(name) + len(condense(what)) > _ROOM and not what.startswith("which ")
                 if long and _SAYS_HOW.search(does) and not generic(condense(object_of(does))):
                     return short.group(1), name, does  # "called Composite ... (CAA)": room for what it does
@@ -219,6 +222,18 @@ def _named_contribution(
                 what = kind  # "a model stealing method termed X, which consists of ...": the kind says more
             return capitalize(name), "", what
     return None
+
+
+# "a new temporal network, named X (XN), for predicting Y": the thing the name names, and what it is for.
+_NAMED_KIND = re.compile(r"\b(?:a|an) ((?:[\w-]+ ){0,5}?[\w-]+),? $")
+_NAMED_FOR = re.compile(r",? ((?:for|to) [a-z][^;]{5,})")
+
+
+def _named_here(sentence: str, before: int, after: int) -> str:
+    """ "consists of a new network, named X (XN), for Y": the network, not what the claim proposes."""
+    purpose = _NAMED_FOR.match(sentence, after)
+    kind = _NAMED_KIND.search(sentence, max(0, before - 80), before) if purpose is not None else None
+    return "" if kind is None or purpose is None else f"a {kind.group(1)} {purpose.group(1)}"
 
 
 # "X, which consists of two modules": how it is built, which says less than the kind of thing it is.

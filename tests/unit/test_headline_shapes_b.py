@@ -50,6 +50,13 @@ CASES = [
         "problems. Results show gains.",
         "Hybrid layered decomposition model for tone mapping",
     ),
+    # "a framework, which consists of a new X network, named ... (XN), for Y": the name names the network.
+    (
+        "Segmenting long videos is costly. We propose a novel video modeling framework, which consists of a "
+        "new recurrent pooling network, named Recurrent Pooling Feature Network (RPFN), for predicting "
+        "frame-wise scene labels, and a training strategy. Results are competitive.",
+        "RPFN: recurrent pooling network for predicting frame-wise scene labels",
+    ),
 ]
 
 
