@@ -50,4 +50,9 @@ def pointed_field(line: str, max_len: int, text: str) -> str:
 
 def lower_first(field: str) -> str:
     """ "Attribute-based ZSL" -> "attribute-based ZSL": the field in running text, its acronyms kept."""
-    return " ".join(word if sum(c.isupper() for c in word) > 1 else word.lower() for word in field.split(" "))
+    return " ".join(word if _acronym_in(word) else word.lower() for word in field.split(" "))
+
+
+def _acronym_in(word: str) -> bool:
+    """Whether a word keeps its capitals in running text: "ZSL", "RGB-D", not "Multi-Label" or "Image"."""
+    return sum(c.isupper() for c in word) > 1 and not all(part.istitle() for part in word.split("-"))

@@ -57,6 +57,12 @@ CASES = [
         "frame-wise scene labels, and a training strategy. Results are competitive.",
         "RPFN: recurrent pooling network for predicting frame-wise scene labels",
     ),
+    # A field said in running text loses its title case ("Multi-Label"), an acronym keeps its capitals.
+    (
+        "Multi-Label Image Classification aims to predict a set of labels for an image. We propose GraphNet, "
+        "a deep learning framework. Experiments show gains.",
+        "GraphNet: deep learning framework for multi-label image classification",
+    ),
 ]
 
 
