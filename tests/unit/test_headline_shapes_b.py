@@ -63,6 +63,15 @@ CASES = [
         "a deep learning framework. Experiments show gains.",
         "GraphNet: deep learning framework for multi-label image classification",
     ),
+    # "sign reading framework to detect and recognize road signs of arbitrary colors ...": the kind's
+    # modifiers go before what it is for is cut ("framework to detect ..." says what "sign reading" did).
+    (
+        "Existing readers handle only straight lines of text. In this paper, we propose a novel sign "
+        "reading framework to detect and recognize road signs of arbitrary colors in an end-to-end manner, "
+        "using only coarse annotations for training. Following earlier work, we call the proposed sign "
+        "reading framework SignDragon.",
+        "SignDragon: framework to detect and recognize road signs of arbitrary colors",
+    ),
 ]
 
 
