@@ -72,6 +72,12 @@ CASES = [
         "reading framework SignDragon.",
         "SignDragon: framework to detect and recognize road signs of arbitrary colors",
     ),
+    # "temporal context information": the noun names the information, and the room keeps "in video tracking".
+    (
+        "Detectors fail under attack. In this paper, we aim to characterize adversarial patches based on "
+        "temporal context information in video tracking. We observe that consistency helps.",
+        "Characterizing adversarial patches based on temporal context in video tracking",
+    ),
 ]
 
 
