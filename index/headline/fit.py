@@ -54,7 +54,7 @@ _DANGLING = frozenset(
         "over under between using while where when both either not than this these such each any whose "
         "who can to through based without within across including toward towards against among per e.g "
         "i.e but nor so requires require based if has have had how what why given whether before after "
-        "until unless whereas because since during",  # "allow agent to stop before [...]": a lost clause
+        "until unless whereas because since during till aiming",  # "stop before [...]", "aiming [at ...]"
     )
 )
 

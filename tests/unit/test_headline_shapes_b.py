@@ -78,6 +78,12 @@ CASES = [
         "temporal context information in video tracking. We observe that consistency helps.",
         "Characterizing adversarial patches based on temporal context in video tracking",
     ),
+    # A cut never ends on "aiming": its "at ..." is what it was about.
+    (
+        "Averaging is slow on sparse graphs. We study gossip protocols based on weighted dual averaging "
+        "aiming at reducing the communication cost between distant nodes of the graph. Results confirm it.",
+        "Gossip protocols based on weighted dual averaging",
+    ),
 ]
 
 
