@@ -14,8 +14,8 @@ _DEFINES = re.compile(r"([A-Z][\w-]*) is an? (?:simple|new|novel)\b(?: yet \w+)?
 
 def defined(sentences: list[str]) -> tuple[str, str, str] | None:
     """(name, "", what it is) for an early sentence that defines a coined name, when no claim names one."""
-    for sentence in sentences[:3]:
-        found = _DEFINES.match(sentence) if " is a" in sentence else None
+    for sentence in sentences[:3]:  # the name starts the sentence: " is a" is looked for in its first words
+        found = _DEFINES.match(sentence) if sentence.find(" is a", 1, 40) > 0 else None
         if found is not None and COINED.match(found.group(1)):
             return found.group(1), "", "a " + found.group(2)
     return None
@@ -25,6 +25,14 @@ def defined(sentences: list[str]) -> tuple[str, str, str] | None:
 _POINTS_BACK_AT_END = re.compile(
     r" (?:to (?:[a-z]+ ){1,2}?|for |toward )(?:this|these|such|those) "
     r"(?:problems?|tasks?|issues?|challenges?|limitations?|gaps?|goals?|concerns?|difficult(?:y|ies))$"
+)
+# The nouns `_POINTS_BACK_AT_END` ends with: a line ending with none needs no regex search.
+POINTED_ENDS = frozenset(
+    re.findall(
+        r"\S+",
+        "problem problems task tasks issue issues challenge challenges limitation limitations gap gaps goal "
+        "goals concern concerns difficulty difficulties",
+    )
 )
 # "We study the problem of X, where ...": the field, when the first sentence's subject names none.
 _FIELD_PROBLEM = re.compile(r"problem of ([^,.;()]{5,60}?)(?=[,.;(]| where| in which| that| with|$)")

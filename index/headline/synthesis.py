@@ -20,7 +20,7 @@ from index.headline.quality import (
     generic,
     normalize,
 )
-from index.headline.resolve import defined, lower_first, pointed_field
+from index.headline.resolve import POINTED_ENDS, defined, lower_first, pointed_field
 from index.headline.spaces import any_word, printable
 from index.headline.spelled import CAPITALS, spelled_out
 from index.headline.topic import about, is_generic, topic
@@ -147,7 +147,7 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
 
 def _finish(line: str, max_len: int, text: str) -> str:
     """The line in NFKC without extraction debris; refitted in the rare case that made it longer."""
-    if " th" in line or " such " in line:  # "this", "these", "those": one scan for all three
+    if (" th" in line or " such " in line) and line[line.rfind(" ") + 1 :] in POINTED_ENDS:  # "this", ...
         line = pointed_field(line, max_len, text)
     if '"' in line and line.count('"') % 2:
         line = _close_quote(line, text)
