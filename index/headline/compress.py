@@ -34,6 +34,11 @@ _WORDY = {
     " together with ": " with ",
     " various possible ": " possible ",
 }
+# A noun before "information" already names it; after an adjective ("semantic information") it stays.
+_NOUN_INFORMATION = re.compile(
+    r"( (?:context|depth|motion|location|position|label|structure|geometry|texture|colou?r|shape|pose))"
+    r" information\b"
+)
 _WORDY_PHRASES = re.compile("|".join(re.escape(long) for long in _WORDY))
 # "model that learns X" is "model learning X" in headline style; never "that is", "that has" or a noun.
 _RELATIVE = re.compile(
@@ -131,6 +136,8 @@ def compressed(text: str, max_len: int) -> str:
         terse = _ADVERB.sub("", terse)
     if len(terse) > max_len:
         terse = _WORDY_PHRASES.sub(lambda match: _WORDY[match.group(0)], terse)
+    if len(terse) > max_len and " information" in terse:
+        terse = _NOUN_INFORMATION.sub(r"\1", terse)  # "spatial context information": "spatial context"
     if len(terse) > max_len and ("that " in terse or "which " in terse):
         if " can " in terse or " could " in terse or " able to " in terse:  # "which can model": "modeling"
             terse = _CAN.sub(lambda match: " " + gerund(match.group(1)), terse)

@@ -101,7 +101,9 @@ def without_parentheses(text: str) -> str:
     while opening >= 0:
         closing = text.find(")", opening + 1, opening + 202)
         inner = text.find("(", opening + 1, closing) if closing > 0 else -1
-        if closing > 0 and inner < 0:
+        if closing > 0 and inner < 0 and text[opening - 1 : opening] in _ORDERS and _big_o(text, opening):
+            opening = text.find("(", closing)  # "O(n log n)-space": the bound, not an aside
+        elif closing > 0 and inner < 0:
             start = opening
             while start > done and text[start - 1].isspace():
                 start -= 1
@@ -111,6 +113,17 @@ def without_parentheses(text: str) -> str:
         else:
             opening = text.find("(", inner if inner > 0 else opening + 1)
     return "".join(out) + text[done:] if out else text
+
+
+def _big_o(text: str, opening: int) -> bool:
+    """Whether the "(" after an O, Ω, Θ or Õ is a bound's argument: "O(n)", glued to a lone letter.
+
+    The caller tests the letter first: a call per parenthesis costs more than the test.
+    """
+    return opening < 2 or not text[opening - 2].isalnum()
+
+
+_ORDERS = frozenset("OΩΘÕ")
 
 
 def without_owner(text: str) -> str:

@@ -54,7 +54,7 @@ _DANGLING = frozenset(
         "over under between using while where when both either not than this these such each any whose "
         "who can to through based without within across including toward towards against among per e.g "
         "i.e but nor so requires require based if has have had how what why given whether before after "
-        "until unless whereas because since during",  # "allow agent to stop before [...]": a lost clause
+        "until unless whereas because since during till aiming",  # "stop before [...]", "aiming [at ...]"
     )
 )
 
@@ -165,7 +165,8 @@ def _shortest_head(text: str, limit: int) -> str:
     if kept > end or end - start < 3 or end >= len(words) - 1:
         return whole  # the cut already keeps a complement, or the head has nothing to give up
     best, best_gain = whole, 0
-    for drop in range(1, min(3, end - start - 2) + 1):
+    purpose = words[end] == "to" and words[end - 1] in _KINDS and words[end + 1] != "which"
+    for drop in range(1, min(3, end - start - (1 if purpose else 2)) + 1):  # "[text spotting] framework to"
         modifier = words[start + drop - 1]
         spelled = (
             start == drop == 1 and "-" in modifier and all(p.istitle() for p in modifier.split("-"))
@@ -186,6 +187,8 @@ def _shortest_head(text: str, limit: int) -> str:
 
 
 _HEAD_END = _BOUNDARY_WORDS | {"to", "of"}
+# A kind of thing whose purpose ("framework to detect X") says what its modifiers would: it may stand alone.
+_KINDS = frozenset(re.findall(r"\S+", "framework method model approach network system algorithm technique"))
 
 
 _BEFORE_LAST = _PREPOSITIONS | {"atop", "using", "like"}

@@ -7,55 +7,19 @@ from itertools import compress
 
 from index.headline.claims import VERBS
 from index.headline.claims import claims as find_claims
-from index.headline.condense import by_means, condense
+from index.headline.condense import condense
+from index.headline.objects import object_of
 from index.headline.phrase import capitalize, gerund
 from index.headline.quality import acronym_only, generic
-from index.headline.spaces import any_word, printable
+from index.headline.spaces import any_word
 from index.headline.topic import expansion_of, is_generic
 
 # "We extend this line of work ..., by showing X": what "this" points back to is not on the line; X is.
 BACK_REFERENCE = re.compile(r"(?:this|these|those|such|our|their)\s", re.IGNORECASE)
 
-# Every branch starts with one character class so the regex engine can skip ahead to a candidate: 4x faster.
-# Each alternative after it starts with a literal or a class, never `\s*`: the engine tests that first
-# character before entering the alternative (`\s*X` is `X|\s\s*X`, in the same order), 25% fewer instructions.
-_AND_VERB = (
-    r"and\s+(?:we\s|(?:\w+ly\s+)?(?:"
-    + "|".join(VERBS)
-    + r"|analy[sz]e|evaluate|use|apply|train|compare|obtain|achieve|validate|conduct|test|make|report"
-    r"|discuss|highlight|outline|suggest|conclude|assess|leverage|employ|perform|measure|quantify|extend"
-    r"|adapt|generalize|show)\b)"
-)
-_CLAUSE_REST = (
-    r"(?:with which\s|in which\s|by which\s|whereby\s|whose\s"
-    r"|\s\s*(?:with which|in which|by which|whereby|whose)\s|\s\s*(?:which|where|including|such as)\s"
-    rf"|{_AND_VERB}|\s\s*{_AND_VERB})"
-)
-_CLAUSE_END = re.compile(r"[\s,]" + _CLAUSE_REST)
-# On a printable text, where the only whitespace is " ", the same matches from a literal start: 3x faster.
-_CLAUSE_END_SPACE = re.compile(" " + _CLAUSE_REST)
-_CLAUSE_END_COMMA = re.compile("," + _CLAUSE_REST)
-
-
-def _clause_end(text: str, start: int, spaced: bool) -> re.Match[str] | None:
-    """`_CLAUSE_END.search(text, start, 400)`; on a `spaced` text, the first of two literal-start searches."""
-    if not spaced:
-        return _CLAUSE_END.search(text, start, 400)
-    space = _CLAUSE_END_SPACE.search(text, start, 400)
-    comma = _CLAUSE_END_COMMA.search(text, start, 400) if "," in text else None
-    if comma is None or (space is not None and space.start() < comma.start()):
-        return space
-    return comma
-
-
-# After ", which": a verb saying what the thing does ("learns", "allows", "can"), not "is shown in".
-_DOES_WHAT = re.compile(r"(?:can |(?:\w+ly )?(?!is\b|was\b|has\b)[a-z]{3,}(?<!ss)s )(?!been\b)")
-
 _ROOM = 72
 
 _MEANS_WORDS = frozenset(("using", "via", "with", "by", "through", "employing", "leveraging"))
-
-_INFINITIVE = re.compile(r"to (?<!\wto )[a-z]+(?:, [a-z]+)*$")  # "to encapsulate, evaluate [and compare X]"
 
 _WE_CALL = re.compile(
     r"\bwe call (?:the|our) (?:proposed |new )?(?:[\w-]+ ){0,4}?([A-Z][a-z]+[A-Z][\w-]*)\.?$"
@@ -71,7 +35,7 @@ _YIELD = re.compile(r"\b(?:yield|lead to|result in|give rise to)s?\s+(?=[a-z-]+(
 # (Z-learner), or an acronym with an optional lower-case part (p-LiSSA, GIFs, VLM).
 _NAME = r"(?:[A-Za-z0-9]{0,20}[A-Z][A-Za-z0-9]{0,30}(?:[-.][A-Za-z0-9]{1,30}){0,3})"
 
-_COINED = re.compile(r"^(?:[A-Za-z0-9]*[a-z0-9][A-Z]|[A-Z]{2}|[A-Z]-|[A-Za-z0-9]+-[A-Z]|[A-Z][A-Za-z]*[0-9])")
+COINED = re.compile(r"^(?:[A-Za-z0-9]*[a-z0-9][A-Z]|[A-Z]{2}|[A-Z]-|[A-Za-z0-9]+-[A-Z]|[A-Z][A-Za-z]*[0-9])")
 
 _NAMED_AFTER = re.compile(
     r"^(?:(?:the|a|an)\s+)?(?:(?:novel|new|notion of|concept of)\s+)*("
@@ -226,16 +190,16 @@ def _named_contribution(
                 return found
         after = sentences[index + 1] if index == first and index + 1 < len(sentences) else ""
         follow = _FOLLOW_UP.match(after) if after else None  # the condition above, tested once
-        if follow is not None and _COINED.match(follow.group(1)) and best is not None:
+        if follow is not None and COINED.match(follow.group(1)) and best is not None:
             return follow.group(1), "", ""
         call = _WE_CALL.search(after) if " call " in after else None
         if call is not None and best is not None:  # "..., we call the proposed framework TextDragon."
             return call.group(1), "", ""
         called = _CALLED.search(sentence) if calls and _ANY_CALLED.search(sentence) else None  # one of them
-        if called is not None and (index == first or _COINED.match(called.group(1))):
+        if called is not None and (index == first or COINED.match(called.group(1))):
             name = called.group(1).strip(" `'‘’")
             end = called.end()
-            capitals = _CAPITALIZED.match(name) if _COINED.match(name) else None
+            capitals = _CAPITALIZED.match(name) if COINED.match(name) else None
             if capitals is not None and capitals.group(0) != name:  # "DualNet [aiming at ...]"
                 end = called.start(1) + called.group(1).find(name) + len(capitals.group(0))
                 name = capitals.group(0)
@@ -247,14 +211,31 @@ def _named_contribution(
             rest = rest[claim[0][2] :] if claim else rest
             what = _description(sentence, end) or object_of(rest)
             if short is not None and expansion_of(short.group(1), name) == name and " " in name:
-                does = _description(sentence, short.end()) or what
+                does = _description(sentence, short.end()) or _named_here(
+                    sentence, called.start(), short.end()
+                )
+                does = does or what
                 long = len(name) + len(condense(what)) > _ROOM and not what.startswith("which ")
                 if long and _SAYS_HOW.search(does) and not generic(condense(object_of(does))):
                     return short.group(1), name, does  # "called Composite ... (CAA)": room for what it does
+                if what[:6] == "which " and len(name) > 40:  # "named Dual Memory-augmented Font Generation
+                    return short.group(1), "", what  # Network (DM-Font), which": half the line is too much
             if _PARTS.match(what) and claim and not is_generic(kind := condense(object_of(rest))):
                 what = kind  # "a model stealing method termed X, which consists of ...": the kind says more
             return capitalize(name), "", what
     return None
+
+
+# "a new temporal network, named X (XN), for predicting Y": the thing the name names, and what it is for.
+_NAMED_KIND = re.compile(r"\b(?:a|an) ((?:[\w-]+ ){0,5}?[\w-]+),? $")
+_NAMED_FOR = re.compile(r",? ((?:for|to) [a-z][^;]{5,})")
+
+
+def _named_here(sentence: str, before: int, after: int) -> str:
+    """ "consists of a new network, named X (XN), for Y": the network, not what the claim proposes."""
+    purpose = _NAMED_FOR.match(sentence, after)
+    kind = _NAMED_KIND.search(sentence, max(0, before - 80), before) if purpose is not None else None
+    return "" if kind is None or purpose is None else f"a {kind.group(1)} {purpose.group(1)}"
 
 
 # "X, which consists of two modules": how it is built, which says less than the kind of thing it is.
@@ -268,15 +249,15 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
         return None  # every kind of name below needs a capital letter early on: there is none
     rest = sentence[start:]
     direct = _NAMED_AFTER.match(rest)
-    if direct is not None and _COINED.match(direct.group(1)):
+    if direct is not None and COINED.match(direct.group(1)):
         if _AS_TO_FOR.match(rest, direct.end()):
-            return None  # "we recast PE as ...": the name is the subject of the gist, not a contribution
+            return None  # "we recast PE as ...", "an EM based method": the gist's subject or a modifier
         return direct.group(1), "", _description(rest, direct.end())
     titled = _TITLED.match(rest) if "A" <= rest[:1] <= "Z" else None  # it starts with [A-Z]
     if titled is not None:  # "We introduce Deep Sliding Shapes, a 3D ConvNet ...": a name in title case
         return titled.group(1), "", _description(rest, titled.end())
     kind_first = _KIND_THEN_NAME.match(rest) if rest.find(",", 0, 80) >= 0 else None
-    if kind_first is not None and _COINED.match(kind_first.group(2)):  # "a spatial language model, SpaBERT"
+    if kind_first is not None and COINED.match(kind_first.group(2)):  # "a spatial language model, SpaBERT"
         does = _WHICH_DOES.match(rest, kind_first.end())
         verb = does is not None and not does.group(1).startswith(("to ", "for "))
         what = kind_first.group(1) + (
@@ -313,7 +294,7 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
     elif not description and rest.startswith(", aiming ", end) and (said := _LEAD_KIND.search(lead)):
         description = f"+{said.group(0)}{rest[end:]}"  # "a framework, X (X), aiming to Y": the lead's kind
     renamed = _RENAMED.match(description) if description[:1] == "+" else None
-    if renamed is not None and _COINED.match(renamed.group(2)):  # "a (DRL) framework named DeepWeave to ..."
+    if renamed is not None and COINED.match(renamed.group(2)):  # "a (DRL) framework named DeepWeave to ..."
         kind = f"{' and '.join(labels)} {renamed.group(1)}"
         return renamed.group(2), "", f"a {kind}{description[renamed.end() :]}"
     return " and ".join(labels), " and ".join(expansions), description
@@ -350,51 +331,5 @@ _KIND_NEXT = re.compile(
     r"\s+((?:framework|method|model|approach|algorithm|benchmark|dataset|pipeline|system|architecture|"
     r"technique)\b[^.;]{0,200})"
 )
-_AS_TO_FOR = re.compile(r"\s+(?:as|to|for)\b")
+_AS_TO_FOR = re.compile(r"\s+(?:as|to|for)\b|(?:\s*\([^()]{1,30}\))?[\s-]based\b")  # "EM (EM) based"
 _JOINED = re.compile(r"\s*(?:and|,)\s*")
-
-
-def object_of(text: str) -> str:
-    """What a claim is about: the part after the verb, without a trailing `and prove ...` clause."""
-    text = by_means(text) if " by " in text else text  # its first test, without the call
-    spaced = printable(text)  # and so is every text made from it below
-    cut = _clause_end(text, 0, spaced)
-    while (
-        cut is not None
-        and (
-            (" and " in cut.group(0) and _INFINITIVE.search(text, 0, cut.start()))  # the str test first
-            or (
-                cut.group(0) == ", which "
-                and _DOES_WHAT.match(text, cut.end())
-                and "," not in text[: cut.start()]
-            )
-        )
-    ):
-        if (
-            cut.group(0) == ", which "
-        ):  # "X, which learns Y": what X does is the gist, kept as "X that learns Y"
-            text = f"{text[: cut.start()]} that {text[cut.end() :]}"
-        cut = _clause_end(text, cut.end(), spaced)  # "to disentangle and quantify X": one phrase
-    if cut is None:
-        return text
-    words = len(text[: cut.start()].split())
-    second = _SECOND_THING.match(text, cut.start()) if words < 5 else None
-    if second is not None and words - (text[:2] in ("a ", "an") or text[:4] == "the ") < 4:
-        return f"{text[: cut.start()]} and {text[second.end() :]}"  # "a condition and prove a theory": both
-    finding = _FINDING.match(text, cut.start()) if words < 3 else None
-    if finding is not None:  # "spaceIV and prove that it estimates X": "spaceIV estimates X"
-        return object_of(f"{text[: cut.start()]} {text[finding.end() :]}")
-    return text if words < 4 else text[: cut.start()]
-
-
-_FINDING = re.compile(
-    r",?\s+and\s+(?:prove|show|demonstrate|verify)\s+that\s+(?:it|this|they)\s+(?=(?:[a-z]+ly\s+)?[a-z]{3,}s\s)"
-)
-
-
-# "propose X and prove a theory for Y": a short X and the second thing given make the contribution, where
-# "and prove that ..." is a finding about X (the clause then stays as it is).
-_SECOND_THING = re.compile(
-    r",?\s+and\s+(?:prove|derive|provide|develop|give|present|propose|introduce|establish|design|construct)\s+"
-    r"(?=(?:a|an|new|several|two|three|efficient|[a-z]+-)\s)(?:an?\s+)?(?!(?:way|method)\s+to\b)"
-)

@@ -9,7 +9,8 @@ from index.headline.claims import sentences as split_sentences
 from index.headline.condense import condense, without_claimant, without_owner, without_parentheses
 from index.headline.doing import doing_line
 from index.headline.fit import UNTITLED, fit
-from index.headline.naming import BACK_REFERENCE, named_contribution, object_of
+from index.headline.naming import BACK_REFERENCE, named_contribution
+from index.headline.objects import object_of
 from index.headline.phrase import JUNK, as_headline, base_form, capitalize, gerund, third_person
 from index.headline.purpose import for_what, without_frame
 from index.headline.quality import (
@@ -20,6 +21,7 @@ from index.headline.quality import (
     generic,
     normalize,
 )
+from index.headline.resolve import POINTED_ENDS, defined, lower_first, pointed_field
 from index.headline.spaces import any_word, printable
 from index.headline.spelled import CAPITALS, spelled_out
 from index.headline.topic import about, is_generic, topic
@@ -127,7 +129,7 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     sentences, starts = split_sentences(text)
     claims = claims_by_sentence(text, starts)
     best = best_claim(sentences, claims)
-    names = named_contribution(text, sentences, claims, best)
+    names = named_contribution(text, sentences, claims, best) or defined(sentences)
     gist = _gist(sentences, best)
     if names:
         return _finish(_named(names, sentences, gist, max_len), max_len, text)
@@ -146,6 +148,8 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
 
 def _finish(line: str, max_len: int, text: str) -> str:
     """The line in NFKC without extraction debris; refitted in the rare case that made it longer."""
+    if (" th" in line or " such " in line) and line[line.rfind(" ") + 1 :] in POINTED_ENDS:  # "this", ...
+        line = pointed_field(line, max_len, text)
     if '"' in line and line.count('"') % 2:
         line = _close_quote(line, text)
     line = normalize(line)
@@ -240,13 +244,15 @@ def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, ma
             if not expansion
             else spelled_out and (acronym_only(f"{label}: {body}") or _SAYS.search(body) is None)
         ) or (pointer is not None and pointer.start() >= 8)
-        if body and vague:
+        if body and vague and gist[:3] == "to " and label not in gist and _said_with(label, gist, sentences):
+            body = condense(as_headline(gist))  # "we propose to leverage X ..., and develop Y (YZ)": X
+        elif body and vague:
             field = topic(sentences[0])
             if not field or (len(field) > 32 and len(label) + len(body) + len(field) > max_len):
                 field = topic(sentences[0], short=True)  # "... for FGVC with MLLMs": the field, abbreviated
             field = field.split(" for ", 1)[-1]  # "classical approaches for approximate inference"
             if field and field.lower() not in body.lower():
-                field = field if field[1:2].isupper() else _lower_first(field)
+                field = field if field[1:2].isupper() else lower_first(field)
                 crowded_out = expansion and len(label) + len(body) + len(field) + 7 > max_len
                 kind = _KIND_AT_END.search(body) if crowded_out else None
                 body = f"{kind.group(0)} for {field}" if kind is not None else f"{body} for {field}"
@@ -287,9 +293,9 @@ _KIND_AT_END = re.compile(
 _TITLE_RUN = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+){2,5}\b")
 
 
-def _lower_first(field: str) -> str:
-    """ "Attribute-based ZSL" -> "attribute-based ZSL": the field in running text, its acronyms kept."""
-    return " ".join(word if sum(c.isupper() for c in word) > 1 else word.lower() for word in field.split(" "))
+def _said_with(label: str, gist: str, sentences: list[str]) -> bool:
+    """Whether the gist and the label are in one sentence: what is proposed there is what the name does."""
+    return any(gist in sentence and label in sentence for sentence in sentences)
 
 
 def _spelled_in_label(label: str, body: str) -> str:

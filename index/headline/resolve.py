@@ -1,0 +1,66 @@
+"""Lines that lean on another sentence: a name defined outside any claim, a purpose pointing back."""
+
+from __future__ import annotations
+
+import re
+
+from index.headline.fit import fit
+from index.headline.naming import COINED
+from index.headline.topic import topic
+
+# "Averaged-DQN is a simple extension to DQN, ...": a coined name the abstract defines as something new.
+_DEFINES = re.compile(r"([A-Z][\w-]*) is an? (?:simple|new|novel)\b(?: yet \w+)?\s+([^.;]{10,})")
+
+
+def defined(sentences: list[str]) -> tuple[str, str, str] | None:
+    """(name, "", what it is) for an early sentence that defines a coined name, when no claim names one."""
+    for sentence in sentences[:3]:  # the name starts the sentence: " is a" is looked for in its first words
+        found = _DEFINES.match(sentence) if sentence.find(" is a", 1, 40) > 0 else None
+        if found is not None and COINED.match(found.group(1)):
+            return found.group(1), "", "a " + found.group(2)
+    return None
+
+
+# "... framework to solve this problem": a purpose that points back to a sentence the line does not show.
+_POINTS_BACK_AT_END = re.compile(
+    r" (?:to (?:[a-z]+ ){1,2}?|for |toward )(?:this|these|such|those) "
+    r"(?:problems?|tasks?|issues?|challenges?|limitations?|gaps?|goals?|concerns?|difficult(?:y|ies))$"
+)
+# The nouns `_POINTS_BACK_AT_END` ends with: a line ending with none needs no regex search.
+POINTED_ENDS = frozenset(
+    re.findall(
+        r"\S+",
+        "problem problems task tasks issue issues challenge challenges limitation limitations gap gaps goal "
+        "goals concern concerns difficulty difficulties",
+    )
+)
+# "We study the problem of X, where ...": the field, when the first sentence's subject names none.
+_FIELD_PROBLEM = re.compile(r"problem of ([^,.;()]{5,60}?)(?=[,.;(]| where| in which| that| with|$)")
+
+
+def pointed_field(line: str, max_len: int, text: str) -> str:
+    """ "Contrastive framework to solve this problem" -> "... for <the field the first sentence names>"."""
+    back = _POINTS_BACK_AT_END.search(line)
+    if back is None or back.start() < 12:
+        return line
+    first = text[: text.find(". ") + 1] or text
+    field = topic(first, short=True).split(" for ", 1)[-1]
+    problem = _FIELD_PROBLEM.search(first) if not field and "problem of " in first else None
+    field = problem.group(1) if problem is not None else field
+    of = field.find("roblem of ", 0, 14)  # "[The] problem of fair classification": the field is what follows
+    field = field[of + 10 :] if of >= 0 else field
+    words = field.split(" ")
+    if len(words) < 2 or field.lower() in line.lower() or (words[-1][-1:] == "s" and words[-2][-3:] == "ing"):
+        return line  # a single word says no field; "Multi-task learning learns" ends with its verb
+    field = field if field[1:2].isupper() else lower_first(field)
+    return fit(f"{line[: back.start()]} for {field}", max_len, ellipsis=False)
+
+
+def lower_first(field: str) -> str:
+    """ "Attribute-based ZSL" -> "attribute-based ZSL": the field in running text, its acronyms kept."""
+    return " ".join(word if _acronym_in(word) else word.lower() for word in field.split(" "))
+
+
+def _acronym_in(word: str) -> bool:
+    """Whether a word keeps its capitals in running text: "ZSL", "RGB-D", not "Multi-Label" or "Image"."""
+    return sum(c.isupper() for c in word) > 1 and not all(part.istitle() for part in word.split("-"))
