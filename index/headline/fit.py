@@ -150,11 +150,8 @@ _IRREGULAR_PARTICIPLES = frozenset(
 
 
 def _shortest_head(text: str, limit: int) -> str:
-    """The phrase cut that keeps most of what follows the head noun phrase, dropping its modifiers if needed.
-
-    "HoloGene: INR framework for estimating 3D gene-expression fields" says more than "HoloGene:
-    anisotropic conditional INR framework": what a thing is for beats how it is qualified.
-    """
+    """The phrase cut that keeps most of what follows the head noun phrase, dropping its modifiers if needed:
+    "HoloGene: INR framework for estimating 3D gene-expression fields" beats "HoloGene: anisotropic ..."."""
     whole = _phrase_cut(text, limit)
     words = text.split(" ")
     start = 1 if words[0].endswith(":") else 0
@@ -165,6 +162,7 @@ def _shortest_head(text: str, limit: int) -> str:
     if kept > end or end - start < 3 or end >= len(words) - 1:
         return whole  # the cut already keeps a complement, or the head has nothing to give up
     best, best_gain = whole, 0
+    # A kind with its purpose ("framework to detect X") says what its modifiers would: they may all go.
     purpose = words[end] == "to" and words[end - 1] in _KINDS and words[end + 1] != "which"
     for drop in range(1, min(3, end - start - (1 if purpose else 2)) + 1):  # "[text spotting] framework to"
         modifier = words[start + drop - 1]
@@ -187,7 +185,6 @@ def _shortest_head(text: str, limit: int) -> str:
 
 
 _HEAD_END = _BOUNDARY_WORDS | {"to", "of"}
-# A kind of thing whose purpose ("framework to detect X") says what its modifiers would: it may stand alone.
 _KINDS = frozenset(re.findall(r"\S+", "framework method model approach network system algorithm technique"))
 
 
@@ -195,10 +192,8 @@ _BEFORE_LAST = _PREPOSITIONS | {"atop", "using", "like"}
 
 
 def _without_hyphenated(text: str, limit: int) -> str:
-    """The whole phrase without one or two compound modifiers ("uncertainty-aware"), if that makes it fit.
-
-    A compound modifier narrows a noun the headline still names; a cut loses the noun and what follows.
-    """
+    """The whole phrase without one or two compound modifiers ("uncertainty-aware"), if that makes it fit:
+    a compound modifier narrows a noun the headline still names; a cut loses the noun and what follows."""
     if len(text) > limit + 40 or "-" not in text:
         return ""
     words = text.split(" ")
