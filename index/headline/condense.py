@@ -73,6 +73,10 @@ _BY_MEANS = re.compile(
 _WE_CALL = re.compile(r" what (?:we|is) (?:call|called|term|termed|dub|dubbed) (?:an? |the )?")
 # "an algorithm that achieves that, with a regret of X": the pointer says nothing, the regret does.
 _DOES_THAT = re.compile(r" (?:that|which) (?:achieves|does|accomplishes|solves|attains) (?:that|this|it)\b,?")
+# "to gain a better understanding of X" says "to understand X" in a third of the room.
+_UNDERSTANDING = re.compile(
+    r" to (?:gain|get|obtain|develop|reach) (?:an? )?(?:better |deeper |clearer |improved )?understanding of "
+)
 _THIS_PAPER = re.compile(r"\s*\b(?:to|in) this (?:study|paper|work)\b")
 _CONDENSE_SPAN = 400
 # The prefixes condense drops, each with the ASCII characters it can start with (in each case it matches).
@@ -206,6 +210,8 @@ def condense(text: str) -> str:
         if tail is not None:
             cut = tail.start()
             text = text[: cut - 1 if cut > start and text[cut - 1] == "," else cut]
+    if " understanding of " in text:
+        text = _UNDERSTANDING.sub(" to understand ", text, count=1)
     if "abilit" in text or "capa" in text or "power" in text:
         text = _MEASURE.sub(r"\1", text)
     text = without_owner(text)

@@ -65,6 +65,15 @@ _WITH_WHICH = re.compile(
     r"^[\w\s-]{0,60}?\b(?:framework|method|approach|tool|technique|formulation|model)\s+(?:with|by|through|"
     r"under|in) which we\s+(?:\w+ly\s+)?([a-z]+)\s+(.{10,})"
 )
+# "handwriting data to understand X": what is analysed or used, then what for.
+# At most six plain words: "this approach to ..." points back, "vulnerabilities of X to Y" is what is
+# analysed, "whether ..." is a question.
+_MATERIAL_TO = re.compile(
+    r"^(?!(?:this|these|those|such|same|the same|whether|how|our|their|its|it|them)\s)"
+    r"(?:(?!(?:of|that|which|whether|aiming|seeking|trying|leading|due|able|similar|related)\s)"
+    r"[\w'-]+ ){1,6}?"
+    r"to (?!(?:which|what|whom|be|the|an?)\s)[a-z]{3,}\s"
+)
 # "(1) ...; (2) ...; and (3) ...": the markers of an enumeration.
 _ITEM = re.compile(r"[;,]?\s*(?:and\s+)?\((?:[1-9]|i{1,3}|iv|v|[a-e])\)\s*")
 _HEAD_STOP = frozenset(
@@ -340,6 +349,9 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
     means = _MEANS.match(object_of(rest)) if verb == "use" else None
     if means is not None:
         return f"{means.group(2)} via {means.group(1)}"
+    material = _MATERIAL_TO.match(rest) if verb in ("analyze", "analyse", "use") and " to " in rest else None
+    if material is not None:  # "we analyse handwriting data to understand X": the data is no contribution
+        return f"{gerund(verb)} {rest}"
     own = verb == "address" and sentence.endswith(("paper ", "work "), 0, end)
     does = _DOES.match(rest) if own else None
     if does is not None and does.group(1) in ("approaches", "tackles", "addresses", "studies"):
