@@ -129,6 +129,13 @@ def by_means(text: str) -> str:
     return text
 
 
+def addressed_at(text: str) -> int:
+    """Where ", which address these challenges" starts at the end of the text, or -1: it only points back."""
+    start = max(0, len(text) - 240)
+    tail = _ADDRESSES_IT.search(text, start)  # the leftmost ", which" is a comma before the leftmost " which"
+    return -1 if tail is None else tail.start()
+
+
 def without_claimant(text: str) -> str:
     """What a sentence says, without "We give"/"This work leverages": headlines never start with "We"."""
     return _after(_BACK_REFERENCE, _after(_CLAIMANT, text, "iIhHtTfFwWoO"), "oOtTiIsS")
@@ -203,13 +210,9 @@ def condense(text: str) -> str:
     if " this " in text or " these " in text or " those " in text or " such " in text:
         text = _POINTER.sub(_without_pointer, text)  # "scheme for [this] convex formulation": this what?
     if " that " in text or " which " in text:
-        start = max(0, len(text) - 240)
-        tail = _ADDRESSES_IT.search(
-            text, start
-        )  # the leftmost ", which" is a comma before the leftmost " which"
-        if tail is not None:
-            cut = tail.start()
-            text = text[: cut - 1 if cut > start and text[cut - 1] == "," else cut]
+        cut = addressed_at(text)
+        if cut >= 0:
+            text = text[: cut - 1 if cut > 0 and text[cut - 1] == "," else cut]
     if " understanding of " in text:
         text = _UNDERSTANDING.sub(" to understand ", text, count=1)
     if "abilit" in text or "capa" in text or "power" in text:

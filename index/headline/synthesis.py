@@ -6,7 +6,13 @@ import re
 
 from index.headline.claims import active, best_claim, claims_by_sentence
 from index.headline.claims import sentences as split_sentences
-from index.headline.condense import condense, without_claimant, without_owner, without_parentheses
+from index.headline.condense import (
+    addressed_at,
+    condense,
+    without_claimant,
+    without_owner,
+    without_parentheses,
+)
 from index.headline.fit import UNTITLED, fit
 from index.headline.naming import BACK_REFERENCE, named_contribution, object_of
 from index.headline.phrase import JUNK, as_headline, base_form, capitalize, gerund, third_person
@@ -144,12 +150,31 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
         return _finish(
             asked, max_len, text
         )  # "Which classes can be learned properly? ... when this is possible"
-    line = as_headline(without_claimant(about(sentences[0], as_headline(condense(gist)))))
+    line = as_headline(without_claimant(about(sentences[0], _addressing(gist, sentences[0], max_len))))
     line = without_frame(line, max_len) or line
     line = for_what(line, max_len) or line
     line = fit(capitalize(line), max_len, ellipsis=False)
     roomy = CAPITALS.search(line) if len(line) < max_len - 3 else None  # "AU" spelled out takes 4 more
     return _finish(spelled_out(line, text, max_len, roomy) if roomy else line, max_len, text)
+
+
+def _addressing(gist: str, first: str, max_len: int) -> str:
+    """The condensed gist; "X, which address these challenges" says "X for <the field>" when there is room.
+
+    The clause that points back goes (condense drops it), and with it what X is for: the first sentence's
+    subject names the field the challenges belong to.
+    """
+    line = as_headline(condense(gist))
+    if (
+        " th" not in gist
+        or (" which " not in gist and " that " not in gist)
+        or addressed_at(gist.rstrip(".")) < 0
+    ):
+        return line
+    field = topic(first)
+    if not field or len(line) + len(field) + 5 > max_len or field.lower() in line.lower():
+        return line
+    return f"{line} for {field if field[1:2].isupper() else _lower_first(field)}"
 
 
 def _finish(line: str, max_len: int, text: str) -> str:

@@ -13,6 +13,13 @@ CASES = [
         "Analysing zebra finch recordings to understand syllable reuse and timing",
         id="analyse-material-to-purpose",
     ),
+    pytest.param(
+        "Sparse-view scene reconstruction has benefited from large image models, but is still limited by "
+        "the amount of posed training data. Major challenges are label noise and cost. We present the "
+        "GEO2 model and GEO-T distillation recipe, which address these challenges. GEO2 beats prior work.",
+        "GEO2 model and GEO-T distillation recipe for sparse-view scene reconstruction",
+        id="pointer-clause-gives-way-to-field",
+    ),
 ]
 
 
