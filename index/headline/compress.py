@@ -119,6 +119,15 @@ def _first_of_pair(match: re.Match[str]) -> str:
     return match.group(0) if second.endswith(first[-4:]) and second != first else first + " "
 
 
+# "explicitly and adaptively expands": two adverbs that only grade the verb after them.
+_GRADING_PAIR = re.compile(r" ([a-z]{3,}ly),? and ([a-z]{3,}ly) (?=[a-z])")
+
+
+def _ungraded_pair(match: re.Match[str]) -> str:
+    """Nothing for a pair of grading adverbs; any other pair ("linearly and quadratically") stays."""
+    return " " if match.group(1) in _GRADING and match.group(2) in _GRADING else match.group(0)
+
+
 def compressed(text: str, max_len: int) -> str:
     """The text in headline style: no articles, then no adverbs, wordy phrases or long known terms.
 
@@ -129,6 +138,8 @@ def compressed(text: str, max_len: int) -> str:
     terse = _ARTICLE.sub(" ", text[:span])
     if len(terse) > max_len and "ly " in terse:
         terse = _ADVERB.sub("", terse)
+        if len(terse) > max_len and "ly and " in terse:
+            terse = _GRADING_PAIR.sub(_ungraded_pair, terse)  # "[explicitly and adaptively] expands"
     if len(terse) > max_len:
         terse = _WORDY_PHRASES.sub(lambda match: _WORDY[match.group(0)], terse)
     if len(terse) > max_len and ("that " in terse or "which " in terse):

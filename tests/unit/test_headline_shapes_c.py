@@ -20,6 +20,13 @@ CASES = [
         "GEO2 model and GEO-T distillation recipe for sparse-view scene reconstruction",
         id="pointer-clause-gives-way-to-field",
     ),
+    pytest.param(
+        "How fast can sparse models be trained? We describe a network that jointly and "
+        "efficiently combines pruned attention heads with dense feed-forward layers of pretrained models. "
+        "It is fast.",
+        "Network combining pruned attention heads with dense layers of pretrained models",
+        id="grading-adverb-pair-goes-before-a-cut",
+    ),
 ]
 
 
