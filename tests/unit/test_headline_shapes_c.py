@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from index.headline.synthesis import headline
+from index.headline.topic import topic
 
 CASES = [
     pytest.param(
@@ -33,3 +34,15 @@ CASES = [
 @pytest.mark.parametrize(("abstract", "expected"), CASES)
 def test_shape(abstract: str, expected: str) -> None:
     assert headline(abstract) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "short", "expected"),
+    [
+        ("Most existing speech recognition models assume clean audio.", False, "Speech recognition models"),
+        ("Most existing speech recognition models (SRMs) assume clean audio.", True, "SRMs"),
+    ],
+    ids=["determiners-before-the-field", "abbreviated-plural-subject"],
+)
+def test_topic(sentence: str, short: bool, expected: str) -> None:
+    assert topic(sentence, short=short) == expected
