@@ -77,6 +77,13 @@ _DOES_THAT = re.compile(r" (?:that|which) (?:achieves|does|accomplishes|solves|a
 _UNDERSTANDING = re.compile(
     r" to (?:gain|get|obtain|develop|reach) (?:an? )?(?:better |deeper |clearer |improved )?understanding of "
 )
+# "dataset to further encourage research in this direction": every resource hopes to; it says nothing.
+_HOPES = re.compile(
+    r",? (?:in order )?to (?:further |also )?(?:encourage|facilitate|foster|spur|stimulate|support|promote|"
+    r"enable|inspire|advance|benefit|accelerate) (?:further |future |more |follow-up )?"
+    r"(?:research|work|studies|progress) (?:in|on|along) (?:this|these|the) "
+    r"(?:direction|area|field|line|topic|problem)s?\b.{0,40}$"
+)
 _THIS_PAPER = re.compile(r"\s*\b(?:to|in) this (?:study|paper|work)\b")
 _CONDENSE_SPAN = 400
 # The prefixes condense drops, each with the ASCII characters it can start with (in each case it matches).
@@ -207,6 +214,8 @@ def condense(text: str) -> str:
         text = _WE_CALL.sub(" ", text)
     if " this " in text:
         text = _THIS_PAPER.sub("", text)
+    if " research " in text and " to " in text:
+        text = _HOPES.sub("", text, count=1)
     if " this " in text or " these " in text or " those " in text or " such " in text:
         text = _POINTER.sub(_without_pointer, text)  # "scheme for [this] convex formulation": this what?
     if " that " in text or " which " in text:

@@ -212,6 +212,10 @@ def _without_hyphenated(text: str, limit: int) -> str:
             and after
             not in words[:index]  # "complex networks ... than real-value networks": it tells them apart
         ):
+            before = words[index - 1]
+            if before[-1:] == "," and "-" in before and before[:-1].islower():
+                index -= 1  # "[machine-generated,] conflict-induced dataset": the list goes from its front
+                word = before
             spare -= len(word) + 1
             del words[index]
             dropped += 1

@@ -289,7 +289,9 @@ def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, ma
 
 
 # "uncertainty-aware listwise GRPO framework": a kind of thing with nothing about what it is for.
-_BARE_KIND = re.compile(r"^[^,;:]{0,60}\b(?:framework|method|approach|algorithm|model|system)$")
+_BARE_KIND = re.compile(
+    r"^[^;:]{0,60}\b(?:framework|method|approach|algorithm|model|system|dataset|benchmark|corpus)$"
+)
 # "..., taking advantages of both types of approaches", "... to solve them": a clause about what the line
 # does not show says nothing; the field the paper works in says more in its place.
 _POINTS_BACK = re.compile(

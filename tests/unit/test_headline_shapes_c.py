@@ -28,6 +28,14 @@ CASES = [
         "Network combining pruned attention heads with dense layers of pretrained models",
         id="grading-adverb-pair-goes-before-a-cut",
     ),
+    pytest.param(
+        "Most existing speech recognition models (SRMs) assume clean audio. We study their failures under "
+        "overlapping talkers. We propose a separation front end that fixes them. Alongside our findings, we "
+        "provide NoisyMix, a crowd-sourced, speaker-overlapped dataset to further encourage research in this "
+        "direction.",
+        "NoisyMix: speaker-overlapped dataset for speech recognition models",
+        id="dataset-hoping-for-research-says-its-field",
+    ),
 ]
 
 
