@@ -119,6 +119,9 @@ def _first_of_pair(match: re.Match[str]) -> str:
     return match.group(0) if second.endswith(first[-4:]) and second != first else first + " "
 
 
+# "approach that is suitable for X": the adjective, with what it is suitable for, modifies the noun itself.
+_THAT_IS = re.compile(r" (?:that|which) (?:is|are) (?=[a-z]{3,}(?:able|ible|ent|ant) (?:for|to|with|in) )")
+_GRADE_ROOM = 10  # what one grading word ("efficient") frees when `without_grading` drops it
 # "explicitly and adaptively expands": two adverbs that only grade the verb after them.
 _GRADING_PAIR = re.compile(r" ([a-z]{3,}ly),? and ([a-z]{3,}ly) (?=[a-z])")
 
@@ -143,6 +146,9 @@ def compressed(text: str, max_len: int) -> str:
     if len(terse) > max_len:
         terse = _WORDY_PHRASES.sub(lambda match: _WORDY[match.group(0)], terse)
     if len(terse) > max_len and ("that " in terse or "which " in terse):
+        if " is " in terse or " are " in terse:  # "approach [that is] suitable for X", when that nearly fits:
+            adjectival = _THAT_IS.sub(" ", terse)  # a cut never falls before the adjective, but before "that"
+            terse = adjectival if len(adjectival) <= max_len + _GRADE_ROOM else terse
         if " can " in terse or " could " in terse or " able to " in terse:  # "which can model": "modeling"
             terse = _CAN.sub(lambda match: " " + gerund(match.group(1)), terse)
         terse = _RELATIVE.sub(_participial, terse)

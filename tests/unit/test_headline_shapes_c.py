@@ -36,6 +36,12 @@ CASES = [
         "NoisyMix: speaker-overlapped dataset for speech recognition models",
         id="dataset-hoping-for-research-says-its-field",
     ),
+    pytest.param(
+        "We consider a fleet of delivery robots that share one warehouse, and we develop an approach to "
+        "efficient joint task allocation that is suitable for warehouses of practical size. It is fast.",
+        "Approach to joint task allocation suitable for warehouses of practical size",
+        id="that-is-suitable-for",
+    ),
 ]
 
 
