@@ -42,6 +42,12 @@ CASES = [
         "Approach to joint task allocation suitable for warehouses of practical size",
         id="that-is-suitable-for",
     ),
+    pytest.param(
+        "Private learning is hard. In this work we consider, for the first time, the sample complexityof "
+        "private learners. We prove tight bounds.",
+        "Sample complexity of private learners",
+        id="space-lost-before-of",
+    ),
 ]
 
 
