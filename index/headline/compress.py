@@ -33,6 +33,13 @@ _WORDY = {
     " to tackle ": " for ",
     " together with ": " with ",
     " various possible ": " possible ",
+    " on wide range of ": " on ",  # "evaluated on [a wide range of] tasks": on the tasks
+    " across wide range of ": " across ",
+    " wide range of ": " various ",  # "incorporating various inputs", as " variety of " says it
+    " broad range of ": " various ",
+    "enefits of employing ": "enefits of ",  # "[B|b]enefits of [employing] hyper-relational KGs"
+    "enefits of using ": "enefits of ",
+    "dvantages of using ": "dvantages of ",
 }
 _WORDY_PHRASES = re.compile("|".join(re.escape(long) for long in _WORDY))
 # "model that learns X" is "model learning X" in headline style; never "that is", "that has" or a noun.

@@ -25,7 +25,7 @@ GRADES = REPO / "tests" / "data" / "headline_grades.tsv"
 # Issue 12's bar for "a reader knows what the paper contributes and about what": not reached yet.
 TARGET_GOOD = {"seed": 40, "corpus": 150}
 # What the graded fixture records today: a change that loses a good headline fails here.
-FLOOR_GOOD = {"seed": 40, "corpus": 137}
+FLOOR_GOOD = {"seed": 40, "corpus": 138}
 
 
 def seed_abstracts() -> list[str]:

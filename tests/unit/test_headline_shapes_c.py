@@ -48,6 +48,13 @@ CASES = [
         "Sample complexity of private learners",
         id="space-lost-before-of",
     ),
+    pytest.param(
+        "Speech recognition has long relied on clean audio. In this work, we study the benefits of employing "
+        "multi-channel recordings on a wide range of far-field and noisy transcription tasks using recent "
+        "advances in beamforming. Our results show gains.",
+        "Benefits of multi-channel recordings on far-field and noisy transcription tasks",
+        id="wordy-study-object-on-a-wide-range-of",
+    ),
 ]
 
 
