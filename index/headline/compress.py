@@ -33,14 +33,21 @@ _WORDY = {
     " to tackle ": " for ",
     " together with ": " with ",
     " various possible ": " possible ",
+}
+# Rarer wordy phrases, apart: each alternative `_WORDY_PHRASES` has costs a try at every space.
+_RANGE_OF = {
+    " to gain better understanding of ": " to understand ",  # the article is gone already
+    " to gain deeper understanding of ": " to understand ",
+    " to gain understanding of ": " to understand ",
     " on wide range of ": " on ",  # "evaluated on [a wide range of] tasks": on the tasks
     " across wide range of ": " across ",
     " wide range of ": " various ",  # "incorporating various inputs", as " variety of " says it
     " broad range of ": " various ",
-    "enefits of employing ": "enefits of ",  # "[B|b]enefits of [employing] hyper-relational KGs"
-    "enefits of using ": "enefits of ",
-    "dvantages of using ": "dvantages of ",
 }
+_RANGE_OF_PHRASES = re.compile("|".join(re.escape(long) for long in _RANGE_OF))
+# "benefits of [employing] hyper-relational KGs": what the benefits come from is the object itself. Apart
+# from `_WORDY`: its keys all start with " ", which the regex engine finds by a fast literal search.
+_BENEFITS_OF = re.compile(r"(enefits|dvantages) of (?:employing|using|utilizing) ")
 _WORDY_PHRASES = re.compile("|".join(re.escape(long) for long in _WORDY))
 # "model that learns X" is "model learning X" in headline style; never "that is", "that has" or a noun.
 _RELATIVE = re.compile(
@@ -152,8 +159,13 @@ def compressed(text: str, max_len: int) -> str:
             terse = _GRADING_PAIR.sub(_ungraded_pair, terse)  # "[explicitly and adaptively] expands"
     if len(terse) > max_len:
         terse = _WORDY_PHRASES.sub(lambda match: _WORDY[match.group(0)], terse)
+        if " range of " in terse or " understanding of " in terse:
+            terse = _RANGE_OF_PHRASES.sub(lambda match: _RANGE_OF[match.group(0)], terse)
+        if "enefits of " in terse or "dvantages of " in terse:
+            terse = _BENEFITS_OF.sub(r"\1 of ", terse)
     if len(terse) > max_len and ("that " in terse or "which " in terse):
-        if " is " in terse or " are " in terse:  # "approach [that is] suitable for X", when that nearly fits:
+        if " that is " in terse or " which is " in terse or " that are " in terse or " which are " in terse:
+            # "approach [that is] suitable for X", when that nearly fits:
             adjectival = _THAT_IS.sub(" ", terse)  # a cut never falls before the adjective, but before "that"
             terse = adjectival if len(adjectival) <= max_len + _GRADE_ROOM else terse
         if " can " in terse or " could " in terse or " able to " in terse:  # "which can model": "modeling"

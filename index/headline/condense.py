@@ -73,15 +73,11 @@ _BY_MEANS = re.compile(
 _WE_CALL = re.compile(r" what (?:we|is) (?:call|called|term|termed|dub|dubbed) (?:an? |the )?")
 # "an algorithm that achieves that, with a regret of X": the pointer says nothing, the regret does.
 _DOES_THAT = re.compile(r" (?:that|which) (?:achieves|does|accomplishes|solves|attains) (?:that|this|it)\b,?")
-# "to gain a better understanding of X" says "to understand X" in a third of the room.
-_UNDERSTANDING = re.compile(
-    r" to (?:gain|get|obtain|develop|reach) (?:an? )?(?:better |deeper |clearer |improved )?understanding of "
-)
 # "dataset to further encourage research in this direction": every resource hopes to; it says nothing.
 _HOPES = re.compile(
     r",? (?:in order )?to (?:further |also )?(?:encourage|facilitate|foster|spur|stimulate|support|promote|"
     r"enable|inspire|advance|benefit|accelerate) (?:further |future |more |follow-up )?"
-    r"(?:research|work|studies|progress) (?:in|on|along) (?:this|these|the) "
+    r"(?:research|work|studies|progress) (?:in|on|along) (?:this|these) "
     r"(?:direction|area|field|line|topic|problem)s?\b.{0,40}$"
 )
 _THIS_PAPER = re.compile(r"\s*\b(?:to|in) this (?:study|paper|work)\b")
@@ -214,16 +210,18 @@ def condense(text: str) -> str:
         text = _WE_CALL.sub(" ", text)
     if " this " in text:
         text = _THIS_PAPER.sub("", text)
-    if " research " in text and " to " in text:
-        text = _HOPES.sub("", text, count=1)
     if " this " in text or " these " in text or " those " in text or " such " in text:
+        if " research " in text:
+            text = _HOPES.sub("", text, count=1)
         text = _POINTER.sub(_without_pointer, text)  # "scheme for [this] convex formulation": this what?
-    if " that " in text or " which " in text:
-        cut = addressed_at(text)
-        if cut >= 0:
-            text = text[: cut - 1 if cut > 0 and text[cut - 1] == "," else cut]
-    if " understanding of " in text:
-        text = _UNDERSTANDING.sub(" to understand ", text, count=1)
+    if " that " in text or " which " in text:  # `addressed_at`, inline: a call in every condense costs
+        start = max(0, len(text) - 240)
+        tail = _ADDRESSES_IT.search(
+            text, start
+        )  # the leftmost ", which" is a comma before the leftmost " which"
+        if tail is not None:
+            cut = tail.start()
+            text = text[: cut - 1 if cut > start and text[cut - 1] == "," else cut]
     if "abilit" in text or "capa" in text or "power" in text:
         text = _MEASURE.sub(r"\1", text)
     text = without_owner(text)

@@ -165,11 +165,9 @@ def _addressing(gist: str, first: str, max_len: int) -> str:
     subject names the field the challenges belong to.
     """
     line = as_headline(condense(gist))
-    if (
-        " th" not in gist
-        or (" which " not in gist and " that " not in gist)
-        or addressed_at(gist.rstrip(".")) < 0
-    ):
+    if (" which " not in gist and " that " not in gist) or gist.rstrip(" .").endswith(line[-12:]):
+        return line  # no relative clause, or the line still ends as the gist does: condense dropped none
+    if addressed_at(gist.rstrip(".")) < 0:
         return line
     field = topic(first)
     if not field or len(line) + len(field) + 5 > max_len or field.lower() in line.lower():
