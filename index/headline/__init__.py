@@ -1,5 +1,5 @@
 """One-line headlines for papers that have no title."""
 
-HEADLINE_VERSION = 6
+HEADLINE_VERSION = 7
 """Bump whenever headline output changes: the search index caches headlines, and SCHEMA_VERSION folds this
 in, so an index built by older headline code is rebuilt instead of showing its old headlines."""

@@ -73,6 +73,13 @@ _BY_MEANS = re.compile(
 _WE_CALL = re.compile(r" what (?:we|is) (?:call|called|term|termed|dub|dubbed) (?:an? |the )?")
 # "an algorithm that achieves that, with a regret of X": the pointer says nothing, the regret does.
 _DOES_THAT = re.compile(r" (?:that|which) (?:achieves|does|accomplishes|solves|attains) (?:that|this|it)\b,?")
+# "dataset to further encourage research in this direction": every resource hopes to; it says nothing.
+_HOPES = re.compile(
+    r",? (?:in order )?to (?:further |also )?(?:encourage|facilitate|foster|spur|stimulate|support|promote|"
+    r"enable|inspire|advance|benefit|accelerate) (?:further |future |more |follow-up )?"
+    r"(?:research|work|studies|progress) (?:in|on|along) (?:this|these) "
+    r"(?:direction|area|field|line|topic|problem)s?\b.{0,40}$"
+)
 _THIS_PAPER = re.compile(r"\s*\b(?:to|in) this (?:study|paper|work)\b")
 _CONDENSE_SPAN = 400
 # The prefixes condense drops, each with the ASCII characters it can start with (in each case it matches).
@@ -136,6 +143,13 @@ def by_means(text: str) -> str:
     if " by " in text and (" where we " in text or " builds on " in text):
         return _BY_MEANS.sub(" ", text, count=1)
     return text
+
+
+def addressed_at(text: str) -> int:
+    """Where ", which address these challenges" starts at the end of the text, or -1: it only points back."""
+    start = max(0, len(text) - 240)
+    tail = _ADDRESSES_IT.search(text, start)  # the leftmost ", which" is a comma before the leftmost " which"
+    return -1 if tail is None else tail.start()
 
 
 def without_claimant(text: str) -> str:
@@ -210,8 +224,10 @@ def condense(text: str) -> str:
     if " this " in text:
         text = _THIS_PAPER.sub("", text)
     if " this " in text or " these " in text or " those " in text or " such " in text:
+        if " research " in text:
+            text = _HOPES.sub("", text, count=1)
         text = _POINTER.sub(_without_pointer, text)  # "scheme for [this] convex formulation": this what?
-    if " that " in text or " which " in text:
+    if " that " in text or " which " in text:  # `addressed_at`, inline: a call in every condense costs
         start = max(0, len(text) - 240)
         tail = _ADDRESSES_IT.search(
             text, start

@@ -215,6 +215,10 @@ def _without_hyphenated(text: str, limit: int) -> str:
             and after
             not in words[:index]  # "complex networks ... than real-value networks": it tells them apart
         ):
+            before = words[index - 1]
+            if before[-1:] == "," and "-" in before and before[:-1].islower():
+                index -= 1  # "[machine-generated,] conflict-induced dataset": the list goes from its front
+                word = before
             spare -= len(word) + 1
             del words[index]
             dropped += 1
@@ -246,10 +250,9 @@ _CUT_EDGE = " ,;:–—-"
 def _phrase_cut(text: str, limit: int) -> str:
     """The longest prefix that ends where a phrase does: before a relative clause, a purpose, a modifier.
 
-    A cut there drops whole phrases ("GenZ: hybrid model [that turns ...]") instead of half of one
-    ("... the interplay between gender representation [and ...]"). Empty when no such cut keeps enough.
-    Scans words from the limit backwards and stops at the first good cut: the longest is the one wanted.
-    """
+    A cut there drops whole phrases ("GenZ: hybrid model [that turns ...]") instead of half of one ("...
+    between gender representation [and ...]"). Empty when no such cut keeps enough. Words are scanned from
+    the limit backwards, stopping at the first good cut: the longest is the one wanted."""
     span = text[: limit + 40]
     words = span.split(" ")  # the words up to the limit, and the one after them
     # A cut after a word starting past the limit is too long: only earlier words (or punctuation) are tried.

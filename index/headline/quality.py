@@ -149,6 +149,18 @@ def fold_ligatures(text: str) -> str:
     return text
 
 
+# "query complexityof Bayesian mechanisms": a space lost in extraction. The pattern starts with its literal,
+# so the engine jumps between the "of"s; the word before is checked only at a match.
+_GLUED = re.compile(r"of(?<=[a-z]{4}of)\b")
+# Noun endings no English word continues with "of" ("thereof" does not end so).
+_NOUN_ENDS = tuple(re.findall(r"\S+", "ity ion ment ness ance ence ure ies ers als ics ions ments"))
+
+
+def _spaced(match: re.Match[str]) -> str:
+    """ " of" where the word before ends as a noun; the glued word unchanged otherwise."""
+    return " " + match.group(0) if match.string.endswith(_NOUN_ENDS, 0, match.start()) else match.group(0)
+
+
 def normalize(line: str) -> str:
     """A finished headline in NFKC ("ﬁ" -> "fi"), without LaTeX leftovers or line-break hyphens.
 
@@ -160,4 +172,6 @@ def normalize(line: str) -> str:
         line = LATEX_LEFTOVER.sub("", line)
     if "- " in line:
         line = SPLIT_WORD.sub(r"\1\2", line)
+    if line.count("of") > line.count(" of"):
+        line = _GLUED.sub(_spaced, line)  # C-level counts first: most lines have only " of"
     return line

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
+from index.headline.condense import addressed_at, condense
 from index.headline.fit import fit
 from index.headline.naming import COINED
+from index.headline.phrase import as_headline
 from index.headline.topic import topic
 
 # "Averaged-DQN is a simple extension to DQN, ...": a coined name the abstract defines as something new.
@@ -64,3 +66,20 @@ def lower_first(field: str) -> str:
 def _acronym_in(word: str) -> bool:
     """Whether a word keeps its capitals in running text: "ZSL", "RGB-D", not "Multi-Label" or "Image"."""
     return sum(c.isupper() for c in word) > 1 and not all(part.istitle() for part in word.split("-"))
+
+
+def addressing(gist: str, first: str, max_len: int) -> str:
+    """The condensed gist; "X, which address these challenges" says "X for <the field>" when there is room.
+
+    The clause that points back goes (condense drops it), and with it what X is for: the first sentence's
+    subject names the field the challenges belong to.
+    """
+    line = as_headline(condense(gist))
+    if (" which " not in gist and " that " not in gist) or gist.rstrip(" .").endswith(line[-12:]):
+        return line  # no relative clause, or the line still ends as the gist does: condense dropped none
+    if addressed_at(gist.rstrip(".")) < 0:
+        return line
+    field = topic(first)
+    if not field or len(line) + len(field) + 5 > max_len or field.lower() in line.lower():
+        return line
+    return f"{line} for {field if field[1:2].isupper() else lower_first(field)}"

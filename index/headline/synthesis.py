@@ -6,7 +6,12 @@ import re
 
 from index.headline.claims import active, best_claim, claims_by_sentence
 from index.headline.claims import sentences as split_sentences
-from index.headline.condense import condense, without_claimant, without_owner, without_parentheses
+from index.headline.condense import (
+    condense,
+    without_claimant,
+    without_owner,
+    without_parentheses,
+)
 from index.headline.doing import doing_line
 from index.headline.fit import UNTITLED, fit
 from index.headline.naming import BACK_REFERENCE, named_contribution
@@ -21,7 +26,7 @@ from index.headline.quality import (
     generic,
     normalize,
 )
-from index.headline.resolve import POINTED_ENDS, defined, lower_first, pointed_field
+from index.headline.resolve import POINTED_ENDS, addressing, defined, lower_first, pointed_field
 from index.headline.spaces import any_word, printable
 from index.headline.spelled import CAPITALS, spelled_out
 from index.headline.topic import about, is_generic, topic
@@ -67,6 +72,15 @@ _PROBLEM_OF = re.compile(
 _WITH_WHICH = re.compile(
     r"^[\w\s-]{0,60}?\b(?:framework|method|approach|tool|technique|formulation|model)\s+(?:with|by|through|"
     r"under|in) which we\s+(?:\w+ly\s+)?([a-z]+)\s+(.{10,})"
+)
+# "handwriting data to understand X": what is analysed or used, then what for.
+# At most six plain words: "this approach to ..." points back, "vulnerabilities of X to Y" is what is
+# analysed, "whether ..." is a question.
+_MATERIAL_TO = re.compile(
+    r"^(?!(?:this|these|those|such|same|the same|whether|how|our|their|its|it|them)\s)"
+    r"(?:(?!(?:of|that|which|whether|aiming|seeking|trying|leading|due|able|similar|related)\s)"
+    r"[\w'-]+ ){1,6}?"
+    r"to (?!(?:which|what|whom|be|the|an?)\s)[a-z]{3,}\s"
 )
 # "(1) ...; (2) ...; and (3) ...": the markers of an enumeration.
 _ITEM = re.compile(r"[;,]?\s*(?:and\s+)?\((?:[1-9]|i{1,3}|iv|v|[a-e])\)\s*")
@@ -138,7 +152,7 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
         return _finish(
             asked, max_len, text
         )  # "Which classes can be learned properly? ... when this is possible"
-    line = as_headline(without_claimant(about(sentences[0], as_headline(condense(gist)))))
+    line = as_headline(without_claimant(about(sentences[0], addressing(gist, sentences[0], max_len))))
     line = without_frame(line, max_len) or line
     line = for_what(line, max_len) or line
     line = fit(capitalize(line), max_len, ellipsis=False)
@@ -268,7 +282,9 @@ def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, ma
 
 
 # "uncertainty-aware listwise GRPO framework": a kind of thing with nothing about what it is for.
-_BARE_KIND = re.compile(r"^[^,;:]{0,60}\b(?:framework|method|approach|algorithm|model|system)$")
+_BARE_KIND = re.compile(
+    r"^[^;:]{0,60}\b(?:framework|method|approach|algorithm|model|system|dataset|benchmark|corpus)$"
+)
 # "..., taking advantages of both types of approaches", "... to solve them": a clause about what the line
 # does not show says nothing; the field the paper works in says more in its place.
 _POINTS_BACK = re.compile(
@@ -359,6 +375,9 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
     means = _MEANS.match(object_of(rest)) if verb == "use" else None
     if means is not None:
         return f"{means.group(2)} via {means.group(1)}"
+    material = _MATERIAL_TO.match(rest) if verb in ("analyze", "analyse", "use") and " to " in rest else None
+    if material is not None:  # "we analyse handwriting data to understand X": the data is no contribution
+        return f"{gerund(verb)} {rest}"
     own = verb == "address" and sentence.endswith(("paper ", "work "), 0, end)
     does = _DOES.match(rest) if own else None
     if does is not None and does.group(1) in ("approaches", "tackles", "addresses", "studies"):

@@ -46,7 +46,7 @@ _DETERMINER = frozenset(re.findall(r"\S+", "a an the its their new"))
 _TOPIC_LEAD = re.compile(
     r"^(?:(?:a|the)\s+(?:common|popular|standard|typical)\s+(?:way|approach)\s+(?:of|to)\s+|"
     r"(?:(?:recent|rapid|significant)\s+)?(?:(?:advances|progress|developments?|research|work|studies|"
-    r"explanations|applications)\s+(?:in|on|of|for)\s+)?(?:the|a|an|most|many|some|existing|using)\s+)",
+    r"explanations|applications)\s+(?:in|on|of|for)\s+)?(?:(?:the|a|an|most|many|some|existing|using)\s+)+)",
     re.IGNORECASE,
 )
 _NOT_TOPIC = frozenset(
@@ -128,7 +128,8 @@ def topic(sentence: str, *, short: bool = False) -> str:
             lowered in _AUXILIARY
             or (
                 before.endswith("s")
-                and (index == 1 or not before[:1].isupper())  # "Procrustes problem": a name, not a plural
+                # "Procrustes problem": a name, not a plural; "LMs assume": an abbreviated plural
+                and (index == 1 or not before[:1].isupper() or before[:-1].isupper())
                 and before.lower() not in _NOT_VERB
                 and word.isalpha()
                 and word.islower()
