@@ -59,7 +59,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("abstract", "expected"), CASES)
-def test_shape(abstract: str, expected: str) -> None:
+def test_a_once_vague_shape_gets_a_line_that_says_what(abstract: str, expected: str) -> None:
     assert headline(abstract) == expected
 
 
@@ -71,5 +71,5 @@ def test_shape(abstract: str, expected: str) -> None:
     ],
     ids=["determiners-before-the-field", "abbreviated-plural-subject"],
 )
-def test_topic(sentence: str, short: bool, expected: str) -> None:
+def test_the_field_is_the_subject_up_to_its_verb(sentence: str, short: bool, expected: str) -> None:
     assert topic(sentence, short=short) == expected
