@@ -135,7 +135,10 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
         return _finish(
             asked, max_len, text
         )  # "Which classes can be learned properly? ... when this is possible"
-    line = as_headline(without_claimant(about(sentences[0], as_headline(condense(gist)))))
+    condensed = condense(gist)
+    opening = as_headline(condensed)
+    said = without_claimant(about(sentences[0], opening))
+    line = opening if said == condensed else as_headline(said)  # as_headline of the same text: done above
     line = without_frame(line, max_len) or line
     line = for_what(line, max_len) or line
     line = fit(capitalize(line), max_len, ellipsis=False)
