@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import re
 
-_PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
+# Each printable ASCII byte to itself, any other to another byte: a translation that changes nothing.
+_UNLESS_PRINTABLE = bytes(byte if 0x20 <= byte < 0x7F else byte ^ 0x80 for byte in range(256))
 
 
 def printable(text: str) -> bool:
-    """str.isprintable, for ASCII text by deleting the printable bytes: 3x fewer instructions.
+    """str.isprintable, for ASCII text by translating its bytes: 3x fewer instructions.
+
+    A translation without deletions skips the 256-entry table that `translate(None, delete)` builds on
+    every call, most of the cost on a short line.
 
     A printable text has no whitespace but " ": tabs, line breaks and the Unicode spaces are not printable.
     A pattern that starts with `[\\s,]` makes the regex engine test a class at every position (~75
     instructions a character); on such a text, one starting with a literal " " jumps between spaces by memchr.
     """
     if text.isascii():
-        return not text.encode("ascii").translate(None, _PRINTABLE_ASCII)
+        encoded = text.encode("ascii")
+        return encoded.translate(_UNLESS_PRINTABLE) == encoded
     return text.isprintable()
 
 
