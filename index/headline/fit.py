@@ -58,7 +58,6 @@ _DANGLING = frozenset(
     )
 )
 
-
 # A cut headline must not end on an adjective whose noun was cut off ("easily comparable approximate").
 _ADJECTIVE_ENDINGS = ("able", "ible", "ous", "ful", "less", "istic")
 _NEEDS_COMPLEMENT = frozenset(("capable", "able", "suitable", "amenable", "applicable", "comparable"))
@@ -186,8 +185,6 @@ def _shortest_head(text: str, limit: int) -> str:
 
 _HEAD_END = _BOUNDARY_WORDS | {"to", "of"}
 _KINDS = frozenset(re.findall(r"\S+", "framework method model approach network system algorithm technique"))
-
-
 _BEFORE_LAST = _PREPOSITIONS | {"atop", "using", "like"}
 
 
@@ -282,7 +279,8 @@ def _phrase_cut(text: str, limit: int) -> str:
             continue
         if len(kept) < limit * 0.45:
             return ""
-        if _bad_cut(kept, kept.rsplit(" ", 1)[-1], following, comma=mark in ",;:"):
+        # Its last word, cut from `last` unless the cut stripped all of it (no list from a split):
+        if _bad_cut(kept, last.rstrip(_CUT_EDGE) or kept.rsplit(" ", 1)[-1], following, comma=mark in ",;:"):
             continue
         return kept
     return ""
@@ -293,10 +291,11 @@ def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
     last = last.lower()
     if (
         last in _DANGLING
-        or _adjective(last)
+        or last in _ADJECTIVES  # `_adjective`, without a call
+        or (last.endswith(_ADJECTIVE_ENDINGS) and last not in _NOUNS_LIKE_ADJECTIVES and last.isalpha())
         or last in _RELATIONAL
         or open_pair(kept[-40:])
-        or open_clause(kept)
+        or ("wh" in kept[-60:] and open_clause(kept))  # its clause starts "which", "where" or "whose"
     ):
         return True  # "to investigate the interplay [between ...]": a relation without its terms
     if ("(" in kept or ")" in kept) and kept.count("(") != kept.count(")"):  # memchr first: most have none
@@ -305,10 +304,11 @@ def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
         return True
     if following in _SECOND_HALF and _PAIRING.search(kept[-90:]):
         return True  # "framework that combines dynamic routing [with ...]": what it combines it with is lost
-    # str.rfind: no list from a split. ";" and ":" are looked for by memchr first: most cuts have neither.
-    semicolon = kept.rfind("; ") if ";" in kept else -1
-    colon = kept.rfind(": ") if ":" in kept else -1
-    mark = max(kept.rfind(", "), semicolon, colon)
+    mark = kept.rfind(", ")  # no list from a split; ";" and ":" by memchr first: most cuts have neither
+    if ";" in kept and (semicolon := kept.rfind("; ")) > mark:
+        mark = semicolon
+    if ":" in kept and (colon := kept.rfind(": ")) > mark:
+        mark = colon
     segment = kept[mark + 2 :]
     if mark >= 0 and (segment.count(" ") <= 1 or segment.endswith(("i.e.", "e.g."))):
         return True  # "..., focusing [on ...]", "..., unmodified [...]": a fragment, not an appositive
