@@ -194,15 +194,15 @@ def compressed(text: str, max_len: int) -> str:
     return terse
 
 
-def without_grading(text: str, limit: int) -> str:
+def without_grading(text: str, limit: int, split: list[str]) -> str:
     """The whole phrase without the adjectives that only grade it ("efficient", "novel"), if that fits.
 
     Every contribution claims to be effective or scalable; the noun and what follows it carry the paper.
     """
-    if len(text) > limit + 30:
-        return ""
-    words = text.split(" ")
     spare = len(text) - limit
+    if spare > 30 or (spare > 0 and _GRADING.isdisjoint(text.lower().split(" ")[1:-1])):
+        return ""  # (a text too long, or without a grading word: the usual case, without a loop)
+    words = split[:]  # `text.split(" ")`, the caller's, which it reads again
     for index in range(1, len(words) - 3):  # "explicitly and adaptively [expands]": the pair goes whole
         if words[index + 1] == "and" and words[index] in _GRADING and words[index + 2] in _GRADING:
             spare -= sum(len(word) + 1 for word in words[index : index + 3])

@@ -148,16 +148,15 @@ _IRREGULAR_PARTICIPLES = frozenset(
 )
 
 
-def _shortest_head(text: str, limit: int) -> str:
+def _shortest_head(text: str, limit: int, words: list[str]) -> str:
     """The phrase cut that keeps most of what follows the head noun phrase, dropping its modifiers if needed:
     "HoloGene: INR framework for estimating 3D gene-expression fields" beats "HoloGene: anisotropic ..."."""
     whole = _phrase_cut(text, limit)
-    words = text.split(" ")
     start = 1 if words[0].endswith(":") else 0
     end = start
     while end < len(words) and words[end] not in _HEAD_END and words[end][-1:] not in ",;:":
         end += 1
-    kept = len(whole.split(" ")) if whole else 0
+    kept = whole.count(" ") + 1 if whole else 0
     if kept > end or end - start < 3 or end >= len(words) - 1:
         return whole  # the cut already keeps a complement, or the head has nothing to give up
     best, best_gain = whole, 0
@@ -177,7 +176,7 @@ def _shortest_head(text: str, limit: int) -> str:
             continue  # "fast [and practical]", "geometry [inspired]": a modifier goes whole or not at all
         shorter = " ".join(words[:start] + words[start + drop :])
         shorter = shorter if len(shorter) <= limit else _phrase_cut(shorter, limit)
-        gain = len(shorter.split(" ")) + drop - kept if shorter else 0
+        gain = shorter.count(" ") + 1 + drop - kept if shorter else 0
         if gain > best_gain and gain > drop:
             best, best_gain = shorter, gain
     return best
@@ -188,12 +187,12 @@ _KINDS = frozenset(re.findall(r"\S+", "framework method model approach network s
 _BEFORE_LAST = _PREPOSITIONS | {"atop", "using", "like"}
 
 
-def _without_hyphenated(text: str, limit: int) -> str:
+def _without_hyphenated(text: str, limit: int, split: list[str]) -> str:
     """The whole phrase without one or two compound modifiers ("uncertainty-aware"), if that makes it fit:
     a compound modifier narrows a noun the headline still names; a cut loses the noun and what follows."""
     if len(text) > limit + 40 or "-" not in text:
         return ""
-    words = text.split(" ")
+    words = split[:]  # the caller's, which it reads again
     spare = len(text) - limit
     dropped = 0
     for index in range(len(words) - 2, 1, -1):
@@ -359,14 +358,13 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     terse = text if ellipsis else compressed(text, max_len)
     if not ellipsis and len(terse) <= max_len:
         return terse  # headline style drops articles, adverbs and wordiness before the end of a phrase
-    if not ellipsis and (whole := without_grading(terse, max_len - question)):
-        return whole + "?" if question else whole
-    if not ellipsis and (whole := _without_hyphenated(terse, max_len - question)):
-        return whole + "?" if question else whole
-    if not ellipsis and "," in terse and (whole := without_listed(terse, max_len - question)):
-        return whole + "?" if question else whole
-    if not ellipsis and (whole := _shortest_head(terse, max_len - question)):
-        return whole + "?" if question else whole
+    if not ellipsis:  # one split for the tries below: none of them changes the list
+        words, room = terse.split(" "), max_len - question
+        whole = without_grading(terse, room, words) or _without_hyphenated(terse, room, words)
+        if not whole and "," in terse:
+            whole = without_listed(terse, room)
+        if whole := whole or _shortest_head(terse, room, words):
+            return whole + "?" if question else whole
     if " " not in text[:max_len]:
         return trim(text[: max_len - 1]) + "…"
     limit = max_len - 1 if ellipsis else max_len
