@@ -197,11 +197,12 @@ def _without_hyphenated(text: str, limit: int, split: list[str]) -> str:
     dropped = 0
     for index in range(len(words) - 2, 1, -1):
         word, after = words[index], words[index + 1]
+        if "-" not in word:
+            continue  # (first, by memchr: most words are not compounds)
         if index == len(words) - 2 and words[index - 1] in _BEFORE_LAST:
             continue  # "built atop [vision-language] models": a bare last noun after its preposition is vague
         if (
-            "-" in word
-            and all(len(part) > 2 and part.isalpha() for part in word.split("-"))
+            all(len(part) > 2 and part.isalpha() for part in word.split("-"))
             and not _adjective(after)
             and word.islower()
             and after.replace("-", "").isalpha()
