@@ -167,7 +167,9 @@ def _named_contribution(
     claims: list[list[tuple[str, int]]],
     best: tuple[int, str, int] | None,
 ) -> tuple[str, str, str] | None:
-    yields = list(filter(whole.__contains__, _YIELD_WORDS)) if "(" in whole else ()  # _YIELD needs a "("
+    # _YIELD needs a "(" after the word: one after the last "(" names nothing, and that text needs no scan.
+    last = whole.rfind("(")
+    yields = [word for word in _YIELD_WORDS if whole.find(word, 0, last) >= 0] if last > 0 else ()
     calls = _CALLED_WORDS if _ANY_CALLED.search(whole) else ()
     # Only a claim, a "yields ..." or a "called ..." can name a contribution: other sentences need no look.
     order = list(range(len(sentences))) if yields or calls else list(compress(range(len(claims)), claims))
