@@ -73,6 +73,9 @@ _KIND_THEN_NAME = re.compile(
     + r")(?=\s*(?:[,.;:(]|$|\s+(?:which|that)\b))"
 )
 
+# How a name after the kind starts, tried at the first comma before the whole pattern's lazy backtracking.
+_NAME_NEXT = re.compile(r",\s+(?:namely\s+|called\s+|dubbed\s+|named\s+)?[A-Za-z0-9]{0,20}[A-Z]")
+
 _WHICH_DOES = re.compile(
     r"\s*(?:\([^()]{0,40}\))?\s*,?\s*(?:(?:which|that)\s+|(?=(?:to|for)\s))([^.;]{3,200})"
 )
@@ -164,7 +167,9 @@ def _named_contribution(
     claims: list[list[tuple[str, int]]],
     best: tuple[int, str, int] | None,
 ) -> tuple[str, str, str] | None:
-    yields = list(filter(whole.__contains__, _YIELD_WORDS)) if "(" in whole else ()  # _YIELD needs a "("
+    # _YIELD needs a "(" after the word: one after the last "(" names nothing, and that text needs no scan.
+    last = whole.rfind("(")
+    yields = [word for word in _YIELD_WORDS if whole.find(word, 0, last) >= 0] if last > 0 else ()
     calls = _CALLED_WORDS if _ANY_CALLED.search(whole) else ()
     # Only a claim, a "yields ..." or a "called ..." can name a contribution: other sentences need no look.
     order = list(range(len(sentences))) if yields or calls else list(compress(range(len(claims)), claims))
@@ -256,7 +261,8 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
     titled = _TITLED.match(rest) if "A" <= rest[:1] <= "Z" else None  # it starts with [A-Z]
     if titled is not None:  # "We introduce Deep Sliding Shapes, a 3D ConvNet ...": a name in title case
         return titled.group(1), "", _description(rest, titled.end())
-    kind_first = _KIND_THEN_NAME.match(rest) if rest.find(",", 0, 80) >= 0 else None
+    comma = rest.find(",", 0, 80)  # the kind has no comma: the name follows the first one, or none does
+    kind_first = _KIND_THEN_NAME.match(rest) if comma >= 0 and _NAME_NEXT.match(rest, comma) else None
     if kind_first is not None and COINED.match(kind_first.group(2)):  # "a spatial language model, SpaBERT"
         does = _WHICH_DOES.match(rest, kind_first.end())
         verb = does is not None and not does.group(1).startswith(("to ", "for "))
