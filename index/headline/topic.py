@@ -278,9 +278,8 @@ def expansion_of(acronym: str, before: str) -> str | None:
 def _as_written(phrase: str, before: str) -> str:
     """ "See, Point, Fly" for the words "See Point Fly": a name spelled out with commas keeps them."""
     tail = before.rstrip()
-    if tail.endswith((phrase, ",")) or "," not in tail:  # "probabilistic NeRF, [a model ...]": a comma
-        return phrase  # after the name ends it
-        return phrase
+    if tail.endswith((phrase, ",")) or "," not in tail:
+        return phrase  # "probabilistic NeRF, [a model ...]": a comma after the name ends it
     for commas in range(1, 4):
         written = tail[-(len(phrase) + commas) :]
         if written.replace(",", "") == phrase and all(part[:1].isupper() for part in written.split(", ")):
