@@ -146,10 +146,14 @@ def by_means(text: str) -> str:
 
 
 def addressed_at(text: str) -> int:
-    """Where ", which address these challenges" starts at the end of the text, or -1: it only points back."""
+    """Where ", which address these challenges" (its comma too) starts at the end of the text, or -1: the
+    clause only points back."""
     start = max(0, len(text) - 240)
     tail = _ADDRESSES_IT.search(text, start)  # the leftmost ", which" is a comma before the leftmost " which"
-    return -1 if tail is None else tail.start()
+    if tail is None:
+        return -1
+    cut = tail.start()
+    return cut - 1 if cut > start and text[cut - 1] == "," else cut
 
 
 def without_claimant(text: str) -> str:
@@ -227,14 +231,9 @@ def condense(text: str) -> str:
         if " research " in text:
             text = _HOPES.sub("", text, count=1)
         text = _POINTER.sub(_without_pointer, text)  # "scheme for [this] convex formulation": this what?
-    if " that " in text or " which " in text:  # `addressed_at`, inline: a call in every condense costs
-        start = max(0, len(text) - 240)
-        tail = _ADDRESSES_IT.search(
-            text, start
-        )  # the leftmost ", which" is a comma before the leftmost " which"
-        if tail is not None:
-            cut = tail.start()
-            text = text[: cut - 1 if cut > start and text[cut - 1] == "," else cut]
+    if " that " in text or " which " in text:  # the str tests first: most texts have no clause to drop
+        cut = addressed_at(text)
+        text = text if cut < 0 else text[:cut]
     if "abilit" in text or "capa" in text or "power" in text:
         text = _MEASURE.sub(r"\1", text)
     text = without_owner(text)
