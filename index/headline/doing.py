@@ -11,6 +11,7 @@ import re
 
 from index.headline.condense import condense
 from index.headline.fit import fit
+from index.headline.phrase import KINDS
 from index.headline.quality import acronym_only, ends_dangling, generic
 
 # "+model, which explicitly models X", "+framework to enable X", "+approach in which X": the kind of thing,
@@ -25,11 +26,11 @@ _POINTS_BACK = re.compile(r"\b(?:this|these|those|such|them|it)\b")
 # "its grammatical, sentential and semantic contexts": modifiers in a list before the noun they share.
 _SHARED_NOUN = re.compile(r"(?<= )[a-z-]+, (?:[a-z-]+, )*[a-z-]+,? (?:and|or) [a-z-]+ (?=[a-z-]+(?: |$))")
 # The head nouns a spelled-out name ends on that say what kind of thing it is ("... Network").
-_KINDS = frozenset(
+_KINDS = KINDS | frozenset(
     re.findall(
         r"\S+",
-        "framework method model approach algorithm architecture network system technique module transformer "
-        "estimator sampler optimizer learner encoder decoder generator classifier detector",
+        "architecture module transformer estimator sampler optimizer learner encoder decoder generator "
+        "classifier detector",
     )
 )
 

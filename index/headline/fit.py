@@ -7,7 +7,7 @@ import re
 from index.headline.compress import GERUND_NOUNS, compressed, without_grading, without_listed
 from index.headline.mend import ADJECTIVES as _ADJECTIVES
 from index.headline.mend import first_question, mend, noun_end, open_clause, open_pair
-from index.headline.phrase import trim
+from index.headline.phrase import KINDS, trim
 from index.headline.spaces import any_word, printable
 
 # Where a cut reads well: before a short trailing clause (", a randomization mechanism motivated").
@@ -161,7 +161,7 @@ def _shortest_head(text: str, limit: int, words: list[str]) -> str:
         return whole  # the cut already keeps a complement, or the head has nothing to give up
     best, best_gain = whole, 0
     # A kind with its purpose ("framework to detect X") says what its modifiers would: they may all go.
-    purpose = words[end] == "to" and words[end - 1] in _KINDS and words[end + 1] != "which"
+    purpose = words[end] == "to" and words[end - 1] in KINDS and words[end + 1] != "which"
     for drop in range(1, min(3, end - start - (1 if purpose else 2)) + 1):  # "[text spotting] framework to"
         modifier = words[start + drop - 1]
         spelled = (
@@ -183,7 +183,6 @@ def _shortest_head(text: str, limit: int, words: list[str]) -> str:
 
 
 _HEAD_END = _BOUNDARY_WORDS | {"to", "of"}
-_KINDS = frozenset(re.findall(r"\S+", "framework method model approach network system algorithm technique"))
 _BEFORE_LAST = _PREPOSITIONS | {"atop", "using", "like"}
 
 

@@ -12,6 +12,9 @@ _STRAY_VERB = re.compile(
     r"provides|studies|investigates|explores|addresses|considers)\s+(?=\S)",
     re.IGNORECASE,
 )
+# The commonest kinds of thing a contribution is: head nouns after which a line says what the thing does or
+# is for ("framework to detect X"). Modules that know more kinds add theirs to these.
+KINDS = frozenset(re.findall(r"\S+", "framework method model approach network system algorithm technique"))
 _VOWELS = "aeiou"
 _VOWEL_GROUPS = re.compile(r"[aeiou]+")
 # Two-syllable verbs stressed on the last syllable double its consonant: "controlling", "transferring".

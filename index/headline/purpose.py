@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import re
 
+from index.headline.phrase import KINDS, third_person
+
 # "RL algorithms with sublinear regret and zero violation for non-stationary CMDPs": the kind of thing,
 # then how good it is, then what it is for. Fitting keeps the prefix and loses the task; the task says more
 # than the qualities, so the line is said as "RL algorithms for non-stationary CMDPs" instead.
-_KINDS = frozenset(
-    re.findall(
-        r"\S+",
-        "algorithm algorithms method methods framework frameworks model models approach approaches technique "
-        "techniques network networks system systems scheme schemes strategy strategies procedure procedures "
-        "estimator estimators architecture architectures solver solvers",
-    )
-)
+_KINDS_SAID = KINDS | {"scheme", "strategy", "procedure", "estimator", "architecture", "solver"}
+_KINDS = _KINDS_SAID | frozenset(map(third_person, _KINDS_SAID))  # "algorithms", "approaches", "strategies"
 # How good or how built a thing is, after its kind: from a literal space, so the engine jumps to candidates.
 _QUALIFIED = re.compile(r" (?:with|that|which|achieving|having|based|under|using) ")
 # " to recognize X", " to better fuse X": a purpose, unless the word before asks for its "to" ("able to").
