@@ -108,8 +108,8 @@ def _abbreviated(text: str) -> str:
     lowered = text.lower()
     if len(lowered) != len(text):  # a letter whose lower case is longer: positions would not line up
         text = _ABBREVIABLE.sub(lambda m: _ABBREVIATIONS[m.group(0).lower()], text)
-    elif True in (
-        words := (
+    elif any(
+        present := (
             "network" in lowered,
             "learning" in lowered,
             "language" in lowered,
@@ -118,8 +118,8 @@ def _abbreviated(text: str) -> str:
     ):
         # str.find per term with a word the text has (each term has one of those words, and a replacement,
         # in capitals, brings none in): the alternation tries every position
-        for long, short, word in _TERMS:
-            if not words[word]:
+        for long, short, needed in _TERMS:
+            if not present[needed]:
                 continue
             at = lowered.find(long)
             while at >= 0:
