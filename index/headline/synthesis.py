@@ -6,12 +6,7 @@ import re
 
 from index.headline.claims import active, best_claim, claims_by_sentence
 from index.headline.claims import sentences as split_sentences
-from index.headline.condense import (
-    condense,
-    without_claimant,
-    without_owner,
-    without_parentheses,
-)
+from index.headline.condense import condense, without_claimant, without_owner, without_parentheses
 from index.headline.doing import doing_line
 from index.headline.fit import UNTITLED, fit
 from index.headline.naming import BACK_REFERENCE, named_contribution
@@ -148,10 +143,8 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     if names:
         return _finish(_named(names, sentences, gist, max_len), max_len, text)
     asked = sentences[0][: sentences[0].find("?") + 1]
-    if asked and len(asked) <= max_len and _ANSWERS.search(gist[:120]):
-        return _finish(
-            asked, max_len, text
-        )  # "Which classes can be learned properly? ... when this is possible"
+    if asked and len(asked) <= max_len and _ANSWERS.search(gist[:120]):  # "... when this is possible"
+        return _finish(asked, max_len, text)  # is headed by the question: "Which classes can be learned ...?"
     line = as_headline(without_claimant(about(sentences[0], addressing(gist, sentences[0], max_len))))
     line = without_frame(line, max_len) or line
     line = for_what(line, max_len) or line
