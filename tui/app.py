@@ -80,9 +80,9 @@ class PapersApp(TypeAheadApp):
             self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.set_interval(watchers.PRUNE_EVERY, lambda: watchers.prune(self))  # textual#6666, see there
-        self.push_screen(
-            BrowseScreen(self.library, debounce=self.debounce, mark_read_delay=self.mark_read_delay)
-        )
+        browse = BrowseScreen(self.library, debounce=self.debounce, mark_read_delay=self.mark_read_delay)
+        browse.indexing.freeze_gc = self.freeze_gc  # the app's choice, handed to the builder that acts on it
+        self.push_screen(browse)
 
     def get_driver_class(self) -> type[Driver]:
         # The driver that ends the session cleanly when the terminal goes away (see tui/session.py).

@@ -47,6 +47,9 @@ class IndexBuilder:
         self._library = library
         self._on_progress = on_progress
         self._on_ready = on_ready
+        self.freeze_gc = False
+        """Once the search is warm, freeze what is alive (`gc.freeze`): set by the app that asks for it
+        (`PapersApp.freeze_gc`), so tests and other hosts leave their process's collector alone."""
         self.progress = ""
         """One short phrase for the status line: "indexing 120/5000", "search unavailable", or empty."""
 
@@ -68,10 +71,10 @@ class IndexBuilder:
         )
 
     def _warm(self) -> None:
-        """The warm-up worker; then, if the app asks (`PapersApp.freeze_gc`), what is alive now is frozen:
-        the long-lived library and index objects, which full collections would otherwise keep scanning."""
+        """The warm-up worker; then, if asked (`self.freeze_gc`), what is alive now is frozen: the long-lived
+        library and index objects, which full collections would otherwise keep scanning."""
         self._library.warm_search(pause=WARM_PAUSE)
-        if getattr(self._host.app, "freeze_gc", False):
+        if self.freeze_gc:
             gc.freeze()
 
     def _build(self) -> None:
