@@ -10,7 +10,7 @@ from itertools import compress
 
 from index.search.index import SearchIndex
 from index.search.models import ForYouHit, MarkFilter, SearchHit, SearchResult
-from index.search.query import NOTE_FILTER, TAG_FILTER
+from index.search.query import FOR_YOU_TAG_FILTER, NOTE_FILTER, TAG_FILTER
 from index.state.notes import note_matches, pattern_words
 from index.state.store import StateLookup, StateStore
 from index.state.tags import TagNameError
@@ -86,7 +86,7 @@ def compute_view(
         raise ValueError("a limit needs filter 'all' and order 'relevance'")
     if index is None and filter == "foryou":
         return View(query, filter, tuple(every), waiting=True)  # for you needs the index's term weights
-    if index is not None and (filter == "foryou" or FOR_YOU_RE.search(query)):
+    if index is not None and (filter == "foryou" or FOR_YOU_RE.search(query) or for_you_tag(query)):
         return for_you_view(index, state, position, Asked(query, filter, order, limit, highlight_top))
     marks = marked(state)
     result: SearchResult | None = None
@@ -168,6 +168,13 @@ def newest_starred_first(ids: Sequence[str], state: StateStore) -> tuple[str, ..
 FOR_YOU_SIZE = 200
 """How many papers `is:foryou` keeps: the unread papers most like the user's starred ones."""
 FOR_YOU_RE = re.compile(r"(?<!\S)is:(?i:foryou)(?!\S)")  # as the parser takes `is:` filters
+_FOR_YOU_TAG_RE = re.compile(r'(?<!\S)(?i:foryou):("[^"]*"|\S+)')  # as the parser takes `foryou:NAME`
+
+
+def for_you_tag(query: str) -> str | None:
+    """The tag a query's `foryou:NAME` seeds its for-you list with (the last one wins), or None."""
+    names = [" ".join(found.strip('"').split()) for found in _FOR_YOU_TAG_RE.findall(query)]
+    return next((name for name in reversed(names) if name), None)
 
 
 def for_you(
@@ -180,13 +187,19 @@ def for_you(
 
 
 def for_you_view(index: SearchIndex, state: StateStore, position: Mapping[str, int], asked: Asked) -> View:
-    """`compute_view` for a query with `is:foryou`: its matches among the `FOR_YOU_SIZE` papers `for_you`
-    ranks, in that ranking's order for the relevance order (there is no other relevance to it)."""
-    ranking = {hit.id: number for number, hit in enumerate(for_you(index, state, limit=FOR_YOU_SIZE))}
+    """`compute_view` for a query with `is:foryou` or `foryou:NAME`: its matches among the `FOR_YOU_SIZE`
+    papers `for_you` ranks (like the starred papers, or like the papers tagged NAME), in that ranking's order
+    for the relevance order (there is no other relevance to it)."""
+    tag = for_you_tag(asked.query)  # `foryou:NAME`: like the papers with that tag, not the starred ones
+    try:
+        seeds = None if tag is None else state.tagged_ids(tag)
+    except TagNameError:
+        seeds = frozenset()  # no tag can have this name, so no paper has it
+    ranking = {hit.id: n for n, hit in enumerate(for_you(index, state, seeds, limit=FOR_YOU_SIZE))}
     base = marked(state)
 
     def marks(ids: Sequence[str], filters: Sequence[str]) -> list[bool]:
-        kept = base(ids, [name for name in filters if name != "foryou"])
+        kept = base(ids, [f for f in filters if f != "foryou" and not f.startswith(FOR_YOU_TAG_FILTER)])
         return [ok and paper_id in ranking for ok, paper_id in zip(kept, ids, strict=True)]
 
     # Every match, unscored (at most FOR_YOU_SIZE pass); the hits of a limited view are picked afterwards.
@@ -201,8 +214,11 @@ def for_you_view(index: SearchIndex, state: StateStore, position: Mapping[str, i
     hits = {hit.id: hit for hit in result.hits}
     notice = result.notice
     if not ranking:
-        lists = "is:foryou finds" if FOR_YOU_RE.search(asked.query) else "for you lists"
-        why = f"{lists} papers like your starred ones: star a few first"
+        if tag is not None:
+            why = f"foryou:{tag} finds papers like your papers tagged {tag}: tag a few first"
+        else:
+            lists = "is:foryou finds" if FOR_YOU_RE.search(asked.query) else "for you lists"
+            why = f"{lists} papers like your starred ones: star a few first"
         notice = f"{notice}; {why}" if notice else why
     shown = tuple(hits[i] for i in ids if i in hits)
     return View(asked.query, asked.filter, ids, notice, result.suggestion, hits=shown)

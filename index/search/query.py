@@ -23,8 +23,9 @@ KNOWN_FIELDS = frozenset(
     {"headline", "abstract", "authors", "venue", "year", "status", "source", "id", "is"}
 ).union(*FIELD_ALIASES.values())
 STATE_FILTERS = ("starred", "unread", "read", "foryou")
-TAG_FILTER, NOTE_FILTER = "tag:", "note:"
-"""Tag and note filters reach `MarkFilter` as "tag:NAME" / "note:WORDS" ("-" first: without them)."""
+TAG_FILTER, NOTE_FILTER, FOR_YOU_TAG_FILTER = "tag:", "note:", "foryou:"
+"""Tag and note filters reach `MarkFilter` as "tag:NAME" / "note:WORDS" ("-" first: without them);
+`foryou:NAME` reaches it as "foryou:NAME", which `index.views` turns into a for-you list seeded by the tag."""
 FUZZY_PREFIX = 1
 
 QUERY_HELP = """\
@@ -41,13 +42,14 @@ Query syntax
   is:starred  is:unread  is:read      only papers you starred / have not read / have read
   is:foryou                           unread papers most like your starred ones, best first
   tag:later  -tag:later               papers with / without your tag (any case)
+  foryou:later                        unread papers most like your papers tagged later
   note:dataset  note:"open source"    papers whose note has the word / the words in a row (prefix: data*)
 These filters apply to the whole query (they do not combine with OR or parentheses).
 An empty query lists every paper in listing order. A query that cannot be parsed (an unbalanced quote or
 parenthesis, a lone AND or -, title: with nothing after it) is searched as plain words; you are told so."""
 
 _STATE_RE = re.compile(r"(?<!\S)is:(\S*)")
-_MARK_RE = re.compile(r'(?<!\S)(-?)(tag|note):("[^"]*"|\S*)', re.IGNORECASE)
+_MARK_RE = re.compile(r'(?<!\S)(-?)(tag|note|foryou):("[^"]*"|\S*)', re.IGNORECASE)
 _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
 _WORD_RE = re.compile(r"\w+")
 # `-word` excludes a word only at the start of a term, so `weak-to-strong` stays one hyphenated term.
@@ -233,14 +235,17 @@ def malformed(text: str) -> str | None:
 
 
 def _take_mark_filters(text: str, filters: list[str], notices: list[str]) -> str:
-    """Move `tag:`/`note:` filters (optionally `-` first) from `text` to `filters`; say when one is empty."""
+    """Move `tag:`/`note:`/`foryou:` filters (`-` first: without) from `text` to `filters`; say when one is
+    empty, or when a `-foryou:` asks for something that has no meaning (papers unlike a tag's)."""
 
     def take(match: re.Match[str]) -> str:
         negate, kind, value = match.group(1), match.group(2).lower(), match.group(3).strip('"').strip()
         if not value:
-            notices.append(f"{kind}: needs {'a tag name' if kind == 'tag' else 'words'} after it; ignored")
+            notices.append(f"{kind}: needs {'words' if kind == 'note' else 'a tag name'} after it; ignored")
+        elif negate and kind == "foryou":
+            notices.append("-foryou: has no meaning (use foryou:NAME for papers like a tag's); ignored")
         else:
-            prefix = TAG_FILTER if kind == "tag" else NOTE_FILTER
+            prefix = {"tag": TAG_FILTER, "note": NOTE_FILTER}.get(kind, FOR_YOU_TAG_FILTER)
             filters.append(f"{negate}{prefix}{' '.join(value.split())}")
         return " "
 

@@ -241,6 +241,33 @@ async def test_4_lists_papers_for_you_with_why(library: Library) -> None:
         assert not detail_text(app).startswith("For you")
 
 
+async def test_foryou_tag_lists_papers_like_the_tagged_ones_with_why_then_4_goes_back_to_stars(
+    library: Library,
+) -> None:
+    tagged = [paper.id for paper in library.papers[10:13]]
+    library.organiser.tag(tagged, ["later"])
+    library.star([paper.id for paper in library.papers[:3]])
+    expected = [hit.id for hit in library.discovery.for_you(200, tag="later")]
+    by_stars = [hit.id for hit in library.discovery.for_you(200)]
+    assert expected and expected != by_stars
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"foryou:later", "enter")
+        await settle(pilot)
+        await settle(pilot)  # the reasons for the tag are computed in a worker, then shown
+        assert list(browse(app).paper_list.ids) == expected
+        why = detail_text(app).split("\n\n")[0]
+        assert why.startswith("Like your papers tagged later · shares ")
+        nearest = library.discovery.for_you(1, tag="later")[0].nearest_id
+        assert nearest in tagged and library.paper(nearest).headline[:30] in why
+        await pilot.press("escape", "4")  # clear the query, then for you by the stars
+        await settle(pilot)
+        await settle(pilot)
+        assert list(browse(app).paper_list.ids) == by_stars
+        assert detail_text(app).startswith("For you · shares ")
+
+
 async def test_for_you_warms_once_a_building_index_is_ready(tmp_path: Path) -> None:
     library = Library.open([SEEDS], index_dir=tmp_path / "index", data_dir=tmp_path / "data")
     try:

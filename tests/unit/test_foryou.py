@@ -169,6 +169,39 @@ def test_is_foryou_keeps_the_ranking_order_and_combines_with_words(
     assert [hit.id for hit in limited.hits] == ranking[:2]
 
 
+def test_foryou_tag_ranks_like_the_tagged_papers_and_combines_with_words(
+    index: SearchIndex, state: StateStore
+) -> None:
+    """`foryou:NAME` is for you seeded by a tag, not the stars: speech papers, though graphs are starred."""
+    state.tag(["speech0", "speech1"], ["Listen"])
+    ranking = [hit.id for hit in for_you(index, state, seeds=state.tagged_ids("listen"), limit=200)]
+    assert set(ranking[:3]) == {"speech2", "speech3", "speech4"}
+    view = compute_view(index, state, EVERY, POSITION, "foryou:listen", "all", "relevance")
+    assert list(view.ids) == ranking and view.notice is None
+    assert compute_view(index, state, EVERY, POSITION, "FORYOU:Listen", "all", "relevance").ids == view.ids
+    worded = compute_view(index, state, EVERY, POSITION, "corpus foryou:listen", "all", "relevance")
+    assert list(worded.ids) == [paper_id for paper_id in ranking if paper_id.startswith("speech")]
+    assert len(worded.ids) == 3
+    keyed = compute_view(index, state, EVERY, POSITION, "foryou:listen", "foryou", "relevance")
+    assert keyed.ids == view.ids  # key 4 keeps what the tag's list keeps, not the stars' list
+    starred = compute_view(index, state, EVERY, POSITION, "is:foryou", "all", "relevance")
+    assert starred.ids[0].startswith("graph")
+
+
+def test_foryou_tag_without_tagged_papers_or_name_says_what_to_do(
+    index: SearchIndex, state: StateStore
+) -> None:
+    empty = compute_view(index, state, EVERY, POSITION, "foryou:nothing", "all", "relevance")
+    assert empty.ids == ()
+    assert empty.notice == "foryou:nothing finds papers like your papers tagged nothing: tag a few first"
+    bare = compute_view(index, state, EVERY, POSITION, "foryou:", "all", "relevance")
+    assert bare.notice is not None and "foryou: needs a tag name after it" in bare.notice
+    assert len(bare.ids) == len(EVERY)  # ignored: the empty query lists every paper
+    negated = compute_view(index, state, EVERY, POSITION, "graph -foryou:listen", "all", "relevance")
+    assert negated.notice is not None and "-foryou: has no meaning" in negated.notice
+    assert {paper_id[:5] for paper_id in negated.ids} == {"graph"}
+
+
 def test_is_foryou_without_stars_says_why(index: SearchIndex, tmp_path: Path) -> None:
     store = StateStore.open(tmp_path / "empty")
     view = compute_view(index, store, EVERY, POSITION, "is:foryou", "all", "relevance")

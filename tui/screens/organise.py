@@ -18,7 +18,7 @@ from textual.app import SystemCommand
 from textual.screen import Screen
 
 from index.state.changes import InputError
-from index.views import FOR_YOU_RE, FOR_YOU_SIZE
+from index.views import FOR_YOU_RE, FOR_YOU_SIZE, for_you_tag
 from tui.screens.note_editor import NoteEditor
 from tui.screens.prompt import Prompt
 from tui.screens.saved_searches import SavedSearches
@@ -34,7 +34,9 @@ if TYPE_CHECKING:
     from tui.widgets.paper_detail import PaperView
     from tui.widgets.paper_list import PaperList
 
-Seeds = tuple[frozenset[str], bool]
+Seeds = tuple[frozenset[str], bool, str | None, Mapping[str, tuple[str, ...]] | None]
+"""What the for-you reasons depend on: the stars, whether the index is ready, the tag seeding the list (None:
+the stars) and, with a tag, the tag map it was read from (a new map after every tag change)."""
 WHY_TERMS = 4
 """Shared key terms named on the for-you line."""
 NEAREST_WIDTH = 48
@@ -68,7 +70,7 @@ class Organising:
         self.tags: Mapping[str, tuple[str, ...]] = {}
         self.noted: frozenset[str] = frozenset()
         self.for_you: dict[str, ForYouHit] = {}
-        self._for_you_for: Seeds | None = None  # the stars and index the reasons were computed for
+        self._for_you_for: Seeds | None = None  # what the reasons in `for_you` were computed for
         self._for_you_running = False
 
     def start(self) -> None:
@@ -87,20 +89,27 @@ class Organising:
         return self.tags.get(paper_id, ()), paper_id in self.noted
 
     def decorate(self, view: PaperView, shown: View) -> PaperView:
-        """The detail pane's paper with its tags, its note and, in the for-you list, why it is listed."""
+        """The detail pane's paper with its tags, its note and, in a for-you list, why it is listed.
+
+        A `foryou:NAME` query lists papers like those tagged NAME: their reasons are computed for that tag,
+        and none are shown until they are (the ones for the stars would name the wrong nearest paper)."""
         paper_id = view.paper.id
         note = self._library.organiser.note(paper_id) if paper_id in self.noted else ""
         view = replace(view, tags=self.tags.get(paper_id, ()), note=note)
-        if view.why is None and (shown.filter == "foryou" or FOR_YOU_RE.search(shown.query)):
-            self._refresh_for_you()
-            hit = self.for_you.get(paper_id)
+        tag = for_you_tag(shown.query)
+        if view.why is None and (tag or shown.filter == "foryou" or FOR_YOU_RE.search(shown.query)):
+            self._refresh_for_you(tag)
+            done = self._for_you_for
+            hit = self.for_you.get(paper_id) if done is not None and done[2] == tag else None
             if hit is not None:
-                view = replace(view, why=self._why(hit))
+                view = replace(view, why=self._why(hit, tag))
         return view
 
-    def _why(self, hit: ForYouHit) -> Text:
+    def _why(self, hit: ForYouHit, tag: str | None) -> Text:
         text = Text(end="")
-        text.append("For you", "bold")
+        text.append("For you" if tag is None else "Like your papers tagged ", "bold")
+        if tag is not None:
+            text.append_text(literal(one_line(tag), "bold"))
         if hit.terms:
             text.append(" · shares ", "dim")
             text.append_text(literal(one_line(", ".join(hit.terms[:WHY_TERMS])), "italic"))
@@ -117,14 +126,14 @@ class Organising:
 
     # ---- for you: warmed and refreshed in a worker, never on a keystroke ----------------------------------
 
-    def _seeds(self) -> Seeds:
-        """What the reasons depend on: the stars (the seeds) and whether the index is ready.
+    def _seeds(self, tag: str | None = None) -> Seeds:
+        """What the reasons depend on: the stars, whether the index is ready and the tag (see `Seeds`).
 
         Read marks are left out on purpose: the paper being read is marked read after a while, and its
         reason must not vanish from the pane then. The store hands out the same cached set until something
-        is committed, so comparing by identity is free and at worst recomputes once too often.
+        is committed, and tuples compare their parts by identity first, so comparing seeds is nearly free.
         """
-        return self._library.starred_ids(), self._library.index_ready
+        return self._library.starred_ids(), self._library.index_ready, tag, None if tag is None else self.tags
 
     def warm(self) -> None:
         """Compute the for-you list in a worker until it has been computed over a ready index (the screen
@@ -134,10 +143,9 @@ class Organising:
         if done is None or not done[1]:
             self._refresh_for_you()
 
-    def _refresh_for_you(self) -> None:
-        seeds = self._seeds()
-        done = self._for_you_for
-        if self._for_you_running or (done is not None and done[0] is seeds[0] and done[1] == seeds[1]):
+    def _refresh_for_you(self, tag: str | None = None) -> None:
+        seeds = self._seeds(tag)
+        if self._for_you_running or self._for_you_for == seeds:
             return
         self._for_you_running = True
         self._host.run_worker(
@@ -151,9 +159,9 @@ class Organising:
     def _compute_for_you(self, seen: Seeds) -> None:
         """The worker, in its own thread: it reaches the UI only through `call_from_thread`."""
         try:
-            hits = self._library.discovery.for_you(FOR_YOU_SIZE)
+            hits = self._library.discovery.for_you(FOR_YOU_SIZE, tag=seen[2])
         except Exception as error:  # the list itself reports a failing index; the reasons are a nicety
-            self._host.app.call_from_thread(self._for_you_failed, error)
+            self._host.app.call_from_thread(self._for_you_failed, seen, error)
             return
         self._host.app.call_from_thread(self._for_you_ready, seen, {hit.id: hit for hit in hits})
 
@@ -163,9 +171,10 @@ class Organising:
         self._for_you_for = seen
         self._changed()
 
-    def _for_you_failed(self, error: Exception) -> None:
+    def _for_you_failed(self, seen: Seeds, error: Exception) -> None:
         self._for_you_running = False
-        self._for_you_for = self._seeds()  # not retried on every highlight; the next star retries
+        self.for_you = {}  # no reasons rather than another list's
+        self._for_you_for = seen  # not retried on every highlight; the next star or tag change retries
         self._host.log.error(f"for you failed: {error!r}")
 
     # ---- keys ----------------------------------------------------------------------------------------------
