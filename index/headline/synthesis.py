@@ -382,7 +382,12 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
     aim = _AIM_BACK.match(rest) if verb == "address" else None
     if aim is not None:  # "we aim to address these problems by learning X": "Learning X"
         rest = rest[aim.end() :]
-    back = BACK_REFERENCE.match(rest) is not None  # matched once for both searches
+    # Matched once for both searches, and only when a "by" is there: most rests have none. A rest starting
+    # with an ASCII letter that no case of "this"/"such"/"our" starts with cannot match.
+    lead = rest[:1]
+    back = (
+        "by" in rest and (lead in "tTsSoO" or not lead.isascii()) and BACK_REFERENCE.match(rest) is not None
+    )
     by = _BY.search(rest, 0, 300) if back else None
     if by is not None:  # "we extend this line of work ..., by showing an algorithm ...": the algorithm
         return object_of(rest[by.end() :])
