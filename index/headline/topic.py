@@ -168,11 +168,11 @@ def is_generic(gist: str) -> bool:
         ", " in gist and " and " in gist and _LIST.match(gist)
     ):  # "unifying protocol, evaluation harness and leaderboard": several real things
         return False
-    end = _HEAD_END.search(gist)
-    head = gist[: end.start()] if end is not None else gist
-    words = head.split()[:10]
     if len(gist.split(None, 3)) <= 3:  # at most three words: split no further than the fourth
         return True
+    end = _HEAD_END.search(gist)
+    head = gist[: end.start()] if end is not None else gist
+    words = head.split(None, 10)[:10]  # no list of the words past the tenth
     return len(words) - sum(map(_GENERIC.__contains__, map(str.lower, words))) < 2
 
 
