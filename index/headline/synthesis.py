@@ -145,7 +145,9 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     asked = sentences[0][: sentences[0].find("?") + 1]
     if asked and len(asked) <= max_len and _ANSWERS.search(gist[:120]):  # "... when this is possible"
         return _finish(asked, max_len, text)  # is headed by the question: "Which classes can be learned ...?"
-    line = as_headline(without_claimant(about(sentences[0], addressing(gist, sentences[0], max_len))))
+    addressed, settled = addressing(gist, sentences[0], max_len)
+    line = without_claimant(about(sentences[0], addressed))
+    line = line if settled and line is addressed else as_headline(line)  # left alone before: left alone again
     line = without_frame(line, max_len) or line
     line = for_what(line, max_len) or line
     line = fit(capitalize(line), max_len, ellipsis=False)
