@@ -235,6 +235,7 @@ def condense(text: str) -> str:
     this = " this " in text
     if this:
         text = _THIS_PAPER.sub("", text)
+        comma = comma or ", " in text  # "X,in this paper Y" becomes "X, Y": the one sub here that makes one
     if this or " these " in text or " those " in text or " such " in text:
         if " research " in text:
             text = _HOPES.sub("", text, count=1)
@@ -245,7 +246,7 @@ def condense(text: str) -> str:
     if "abilit" in text or "capa" in text or "power" in text:
         text = _MEASURE.sub(r"\1", text)
     text = without_owner(text)
-    if "ly " in text or "particular " in text:
+    if comma and ("ly " in text or "particular " in text):  # no sub since the asides made a ", "
         text = _NARROWER.sub(" ", text)
     if " -" in text or " –" in text or "—" in text:
         text = _ASIDE.sub(" ", text)
