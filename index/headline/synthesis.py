@@ -388,7 +388,7 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
     # with an ASCII letter that no case of "this"/"such"/"our" starts with cannot match.
     lead = rest[:1]
     back = (
-        "by" in rest and (lead in "tTsSoO" or not lead.isascii()) and BACK_REFERENCE.match(rest) is not None
+        (lead in "tTsSoO" or not lead.isascii()) and "by" in rest and BACK_REFERENCE.match(rest) is not None
     )
     by = _BY.search(rest, 0, 300) if back else None
     if by is not None:  # "we extend this line of work ..., by showing an algorithm ...": the algorithm
