@@ -68,18 +68,20 @@ def _acronym_in(word: str) -> bool:
     return sum(c.isupper() for c in word) > 1 and not all(part.istitle() for part in word.split("-"))
 
 
-def addressing(gist: str, first: str, max_len: int) -> str:
+def addressing(gist: str, first: str, max_len: int) -> tuple[str, bool]:
     """The condensed gist; "X, which address these challenges" says "X for <the field>" when there is room.
 
     The clause that points back goes (condense drops it), and with it what X is for: the first sentence's
-    subject names the field the challenges belong to.
+    subject names the field the challenges belong to. With the line, whether `as_headline` leaves it as it is
+    (it left the condensed gist alone): the caller need not ask again.
     """
-    line = as_headline(condense(gist))
+    condensed = condense(gist)
+    line = as_headline(condensed)
     if (" which " not in gist and " that " not in gist) or gist.rstrip(" .").endswith(line[-12:]):
-        return line  # no relative clause, or the line still ends as the gist does: condense dropped none
+        return line, line is condensed  # no relative clause, or the line still ends as the gist: none dropped
     if addressed_at(gist.rstrip(".")) < 0:
-        return line
+        return line, line is condensed
     field = topic(first)
     if not field or len(line) + len(field) + 5 > max_len or field.lower() in line.lower():
-        return line
-    return f"{line} for {field if field[1:2].isupper() else lower_first(field)}"
+        return line, line is condensed
+    return f"{line} for {field if field[1:2].isupper() else lower_first(field)}", False

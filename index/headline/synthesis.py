@@ -145,7 +145,9 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     asked = sentences[0][: sentences[0].find("?") + 1]
     if asked and len(asked) <= max_len and _ANSWERS.search(gist[:120]):  # "... when this is possible"
         return _finish(asked, max_len, text)  # is headed by the question: "Which classes can be learned ...?"
-    line = as_headline(without_claimant(about(sentences[0], addressing(gist, sentences[0], max_len))))
+    addressed, settled = addressing(gist, sentences[0], max_len)
+    line = without_claimant(about(sentences[0], addressed))
+    line = line if settled and line is addressed else as_headline(line)  # left alone before: left alone again
     line = without_frame(line, max_len) or line
     line = for_what(line, max_len) or line
     line = fit(capitalize(line), max_len, ellipsis=False)
@@ -382,7 +384,12 @@ def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
     aim = _AIM_BACK.match(rest) if verb == "address" else None
     if aim is not None:  # "we aim to address these problems by learning X": "Learning X"
         rest = rest[aim.end() :]
-    back = BACK_REFERENCE.match(rest) is not None  # matched once for both searches
+    # Matched once for both searches, and only when a "by" is there: most rests have none. A rest starting
+    # with an ASCII letter that no case of "this"/"such"/"our" starts with cannot match.
+    lead = rest[:1]
+    back = (
+        (lead in "tTsSoO" or not lead.isascii()) and "by" in rest and BACK_REFERENCE.match(rest) is not None
+    )
     by = _BY.search(rest, 0, 300) if back else None
     if by is not None:  # "we extend this line of work ..., by showing an algorithm ...": the algorithm
         return object_of(rest[by.end() :])
