@@ -12,14 +12,18 @@ from operator import add
 # so the regex engine jumps between candidates like str.find, and the lookbehinds run only there.
 _ABBREVIATIONS = ("e.g.", "i.e.", "al.", "vs.", "cf.", "Fig.", "Eq.", "resp.", "approx.", "etc.")
 _NEXT = r"(?=[A-Z0-9\"“(\[])"
-# The next character is looked at first, and the eleven lookbehinds only after a letter an abbreviation or
-# an initial ends with: after any other (most sentence ends), one lookbehind answers for all of them.
+# The next character is looked at first, and the lookbehinds only after a letter an abbreviation or an
+# initial ends with: after any other, one lookbehind answers for all of them. The abbreviations of a length
+# share one lookbehind: five instead of ten after "results." (most sentences end in e, s, l, ...).
 _ENDINGS = "".join(sorted({word[-2] for word in _ABBREVIATIONS})) + "A-Z"
 _PERIOD = re.compile(
     r"\. "
     + _NEXT
     + rf"(?:(?<![{_ENDINGS}]\. )|"
-    + "".join(rf"(?<! {re.escape(word)} )" for word in _ABBREVIATIONS)
+    + "".join(
+        rf"(?<! (?:{'|'.join(re.escape(word) for word in _ABBREVIATIONS if len(word) == size)}) )"
+        for size in sorted({len(word) for word in _ABBREVIATIONS})
+    )
     + r"(?<! [A-Z]\. ))"
 )
 # One pattern each, from its literal: "[?!] " would test every character against the set.
@@ -297,11 +301,16 @@ def _and_matches(pattern: re.Pattern[str], lowered: str, anchors: list[int]) -> 
     """
     found: list[re.Match[str]] = []
     reached = 0
+    following = -1  # the first "and " from `start` on, found once for all stretches before it
     for anchor in sorted(anchors):
         start = anchor if anchor > reached else reached
+        if following < start:
+            following = lowered.find("and ", start)
+            if following < 0:
+                break  # no "and " after here: no stretch after here has one
         reached = lowered.find(". ", start)
         reached = len(lowered) if reached < 0 else reached + 1
-        at = lowered.find("and ", start, reached)
+        at = following if following + 4 <= reached else -1
         while at >= 0:
             match = pattern.match(lowered, at, reached)
             if match is None:
