@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable
-from itertools import compress
+from itertools import compress, repeat
 from operator import add
 
 # A sentence ends at ". " before a capital, a digit or an opening mark, unless the word before the period
@@ -13,17 +12,22 @@ from operator import add
 # so the regex engine jumps between candidates like str.find, and the lookbehinds run only there.
 _ABBREVIATIONS = ("e.g.", "i.e.", "al.", "vs.", "cf.", "Fig.", "Eq.", "resp.", "approx.", "etc.")
 _NEXT = r"(?=[A-Z0-9\"“(\[])"
-# The next character is looked at first, and the eleven lookbehinds only after a letter an abbreviation or
-# an initial ends with: after any other (most sentence ends), one lookbehind answers for all of them.
+# The next character is looked at first, and the lookbehinds only after a letter an abbreviation or an
+# initial ends with: after any other, one lookbehind answers for all of them. The abbreviations of a length
+# share one lookbehind: five instead of ten after "results." (most sentences end in e, s, l, ...).
 _ENDINGS = "".join(sorted({word[-2] for word in _ABBREVIATIONS})) + "A-Z"
-_PERIOD = re.compile(  # the period in a group: `split` keeps it
-    r"(\.) "
+_PERIOD = re.compile(
+    r"\. "
     + _NEXT
     + rf"(?:(?<![{_ENDINGS}]\. )|"
-    + "".join(rf"(?<! {re.escape(word)} )" for word in _ABBREVIATIONS)
+    + "".join(
+        rf"(?<! (?:{'|'.join(re.escape(word) for word in _ABBREVIATIONS if len(word) == size)}) )"
+        for size in sorted({len(word) for word in _ABBREVIATIONS})
+    )
     + r"(?<! [A-Z]\. ))"
 )
-_QUESTION = re.compile(r"[?!] " + _NEXT)
+# One pattern each, from its literal: "[?!] " would test every character against the set.
+_QUESTION, _EXCLAMATION = (re.compile(rf"\{mark} " + _NEXT) for mark in "?!")
 # How directly each verb states a contribution: "we propose X" names it, "we show that" a finding.
 VERBS = {
     "propose": 5,
@@ -112,26 +116,29 @@ _BEFORE_OBJECT = ("and ", "instead", "rather", "therefore", "hereby")
 _AIMS = frozenset(("set", "aim", "seek", "attempt", "try", "strive"))
 _NOT_THIRD = frozenset(("is", "as", "us", "ss", "ys"))
 _PARTICIPLES = ("proposing", "introducing", "presenting", "developing", "designing", "deriving")
-_SUBJECTS = ("we", "this", "our", "and", "participle", "participle")
-_CLAIM_PATTERNS = tuple(
+# What may follow a claim's verb before its object: a second verb for the same object ("develop and
+# analyze X") or an adverb ("propose instead to learn X").
+_SECOND = (
+    r"(?:and (?:then )?(?:analy[sz]e|implement|evaluate|test|validate|study|apply|prove|demonstrate|verify|"
+    r"characteri[sz]e|investigate|deploy|train|release)[sd]? |(?:instead|rather|therefore|hereby),? )"
+)
+_SECOND_VERB = re.compile(_SECOND)
+_THIS_CLAIM, _OUR_CLAIM, _AND_CLAIM = (
     re.compile(rf"{subject}(?<![^\W_]{subject}){nouns}{_ADVERBS}([a-z]+)[\s,:]+")
     for subject, nouns in (
-        ("we ", ""),
         ("this ", "(?:position )?(?:paper|work) "),
         ("our ", "(?:work|paper) "),
         ("and ", ""),  # "..., and introduce": the subject is further back
     )
-) + tuple(
-    # "This paper bridges this gap by introducing ...", "we address X, proposing a framework ...": only a
-    # participle of a contribution verb makes the claim, so the pattern names them (commas are many).
+)
+# "we propose X", most claims, with the second verb matched in the same scan: a str test and a second match
+# per claim cost more. No "we" can start inside the second verb, so finditer finds the same claims.
+_WE_CLAIM = re.compile(rf"we (?<![^\W_]we ){_ADVERBS}([a-z]+)[\s,:]+{_SECOND}?")
+# "This paper bridges this gap by introducing ...", "we address X, proposing a framework ...": only a
+# participle of a contribution verb makes the claim, so the pattern names them (commas are many).
+_PARTICIPLE_CLAIMS = tuple(
     re.compile(rf"{lead}({'|'.join(_PARTICIPLES)})[\s,:]+")
     for lead in (", ", r"by (?<![^\W_]by )")  # each starts with its literal: the engine skips to candidates
-)
-# What may follow a claim's verb before its object: a second verb for the same object ("develop and
-# analyze X") or an adverb ("propose instead to learn X").
-_SECOND_VERB = re.compile(
-    r"(?:and (?:then )?(?:analy[sz]e|implement|evaluate|test|validate|study|apply|prove|demonstrate|verify|"
-    r"characteri[sz]e|investigate|deploy|train|release)[sd]? |(?:instead|rather|therefore|hereby),? )"
 )
 # "We release our code at ...": a pointer to material, never what the paper is.
 _MATERIAL = re.compile(
@@ -185,21 +192,26 @@ def ascii_lower(text: str) -> str:
 def sentences(text: str) -> tuple[list[str], list[int]]:
     """The sentences of a one-spaced text, and where each starts in it.
 
-    Without a "?" or "!", split at C speed: the pattern captures each period, glued back by a C-level map,
-    and the starts add up the lengths (a third fewer instructions than slicing at each match).
+    Without a "?" or "!", split at C speed: each period split off is glued back by a C-level map, and the
+    starts add up the lengths (a third fewer instructions than slicing at each match; a fifth fewer than
+    capturing the periods in the pattern, which doubles the list `split` makes and the map reads).
     """
     if "?" not in text and "!" not in text:  # one character: str.find runs at memchr speed
-        parts = _PERIOD.split(text)
-        split = list(map(add, parts[0:-1:2], parts[1::2]))
-        split.append(parts[-1])
+        split = _PERIOD.split(text)
+        last = split.pop()
+        split = list(map(add, split, repeat(".")))
         starts = [0]
         at = 0
-        for sentence in split[:-1]:
+        for sentence in split:
             at += len(sentence) + 1
             starts.append(at)
+        split.append(last)
         return split, starts
     ends = [match.start() + 1 for match in _PERIOD.finditer(text)]
-    ends = sorted(ends + [match.start() + 1 for match in _QUESTION.finditer(text)])
+    for mark, pattern in (("?", _QUESTION), ("!", _EXCLAMATION)):
+        if mark in text:
+            ends += [match.start() + 1 for match in pattern.finditer(text)]
+    ends.sort()
     starts = [0, *[stop + 1 for stop in ends]]
     return [text[start:stop] for start, stop in zip(starts, [*ends, len(text)], strict=True)], starts
 
@@ -209,73 +221,104 @@ def claims(text: str) -> list[tuple[int, str, int]]:
     lowered = ascii_lower(text)
     found: list[tuple[int, str, int]] = []
     anchors: list[int] = []  # where "we" and "this paper" stand: an "and" claim needs one before it
+    for match in _WE_CLAIM.finditer(lowered):
+        anchors.append(match.start())
+        verb = FORMS.get(match.group(1))
+        if verb is not None:  # most claims: a verb it knows, its end and second verb matched already
+            found.append((match.start(1), verb, match.end()))
+        elif (claim := _any_verb(lowered, match)) is not None:
+            found.append(claim)
+    # Each pattern below needs " paper " or " work ": two str scans skip three in most abstracts.
+    paper = " paper " in lowered or " work " in lowered
+    # Three str scans for what the pattern needs cost less than its regex scan.
+    if paper and ("this paper " in lowered or "this work " in lowered or "this position " in lowered):
+        for match in _rare(_THIS_CLAIM, lowered):
+            anchors.append(match.start())
+            word = match.group(1)
+            verb = FORMS.get(word)
+            end = match.end()
+            if verb is None:
+                if word[-1:] != "s" or word[-2:] in _NOT_THIRD:
+                    continue
+                verb, end = "address", match.start(1)  # "This paper reformulates X": the verb is the gist
+            found.append((match.start(1), verb, _past_second_verb(lowered, end)))
+    if paper and ("our work " in lowered or "our paper " in lowered):  # a third of the regex engine's scan
+        for match in _rare(_OUR_CLAIM, lowered):
+            verb = FORMS.get(match.group(1))
+            if verb is not None:
+                found.append((match.start(1), verb, _past_second_verb(lowered, match.end())))
+    for match in _and_matches(_AND_CLAIM, lowered, anchors):
+        word = match.group(1)
+        verb = FORMS.get(word)
+        # "we conduct ablations and analyses to ...": a noun, or someone else's verb, is no claim
+        if verb is not None and _and_claim(lowered, match.start(), word):
+            found.append((match.start(1), verb, _past_second_verb(lowered, match.end())))
     # `_PARTICIPLES`, in one abstract of fifteen: six str scans cost less than the two regex scans they save.
-    participles = (
+    if (
         "proposing" in lowered
         or "introducing" in lowered
         or "presenting" in lowered
         or "developing" in lowered
         or "designing" in lowered
         or "deriving" in lowered
-    )
-    for subject, pattern in zip(_SUBJECTS, _CLAIM_PATTERNS, strict=True):
-        if subject == "we":
-            matches: Iterable[re.Match[str]] = pattern.finditer(lowered)
-        elif subject == "and":
-            matches = _and_matches(pattern, lowered, anchors)
-        elif subject == "our" and "our work " not in lowered and "our paper " not in lowered:
-            continue  # str scans for what the pattern needs: a third of the regex engine's scan
-        elif subject == "participle" and not participles:
-            continue
-        elif subject == "this" and not (
-            "this paper " in lowered or "this work " in lowered or "this position " in lowered
-        ):
-            continue  # three str scans for what the pattern needs cost less than its regex scan
-        else:
-            matches = _rare(pattern, lowered)
-        for match in matches:
-            if subject in ("we", "this"):
-                anchors.append(match.start())
-            word = match.group(1)
-            verb = FORMS.get(word)
-            end = match.end()
-            if verb is None:
-                if subject == "we" and (word not in _NOT_CLAIMS or word in _AIMS):
-                    if not lowered[max(0, match.start() - 12) : match.start()].endswith(_OWN):
-                        continue  # any verb makes a claim only where the sentence states the paper
-                    verb = "address"
-                    if word in _AIMS:  # "we set out to improve X": the aim is the claim
-                        end = lowered.find("to ", match.end(1), match.end(1) + 9)
-                        if end < 0:
-                            continue
-                elif subject == "this" and word[-1:] == "s" and word[-2:] not in _NOT_THIRD:
-                    verb, end = "address", match.start(1)  # "This paper reformulates X": the verb is the gist
-                else:
-                    continue
-            elif subject == "and" and not _and_claim(lowered, match.start(), word):
-                continue  # "we conduct ablations and analyses to ...": a noun, or someone else's verb
-            if lowered.startswith(_BEFORE_OBJECT, end):
-                second = _SECOND_VERB.match(lowered, end)  # "develop and analyze X": X is the object
-                end = second.end() if second is not None else end
-            found.append((match.start(1), verb, end))
+    ):
+        for pattern in _PARTICIPLE_CLAIMS:
+            for match in _rare(pattern, lowered):
+                verb = FORMS[match.group(1)]
+                found.append((match.start(1), verb, _past_second_verb(lowered, match.end())))
     return sorted(found) if len(found) > 1 else found
+
+
+def _any_verb(lowered: str, match: re.Match[str]) -> tuple[int, str, int] | None:
+    """The claim "we <verb>" makes with a verb not in `FORMS`: any verb where the sentence states the paper
+    ("In this paper, we relax X"), and an aim ("we set out to improve X") states what the paper does."""
+    word = match.group(1)
+    if word in _NOT_CLAIMS and word not in _AIMS:
+        return None
+    if not lowered[max(0, match.start() - 12) : match.start()].endswith(_OWN):
+        return None
+    if word not in _AIMS:
+        return match.start(1), "address", match.end()  # the match's end is past any second verb
+    end = lowered.find("to ", match.end(1), match.end(1) + 9)  # "we set out to improve X": the aim
+    return None if end < 0 else (match.start(1), "address", _past_second_verb(lowered, end))
+
+
+def _past_second_verb(lowered: str, end: int) -> int:
+    """The end of a claim's verb past a second verb or adverb before its object: "develop and analyze X"."""
+    if lowered.startswith(_BEFORE_OBJECT, end):
+        second = _SECOND_VERB.match(lowered, end)
+        return second.end() if second is not None else end
+    return end
 
 
 def _and_matches(pattern: re.Pattern[str], lowered: str, anchors: list[int]) -> list[re.Match[str]]:
     """ "and <verb>" matches from each subject to the end of its sentence: nearly every "and" elsewhere is
-    no claim, and scanning only these stretches skips most of the text."""
-    found: dict[int, re.Match[str]] = {}
+    no claim, and scanning only these stretches skips most of the text.
+
+    The stretches follow each other (each starts where the last ended, or later), so the matches come in
+    order. Each "and " is found by str.find and matched there: a search per stretch costs more, and most
+    stretches have no "and" at all.
+    """
+    found: list[re.Match[str]] = []
     reached = 0
+    following = -1  # the first "and " from `start` on, found once for all stretches before it
     for anchor in sorted(anchors):
-        start = max(anchor, reached)
-        end = lowered.find(". ", start)
-        end = len(lowered) if end < 0 else end + 1
-        match = pattern.search(lowered, start, end)  # finditer, without its scanner object (~2k instructions)
-        while match is not None:
-            found[match.start()] = match
-            match = pattern.search(lowered, match.end(), end)
-        reached = max(reached, end)
-    return list(found.values())
+        start = anchor if anchor > reached else reached
+        if following < start:
+            following = lowered.find("and ", start)
+            if following < 0:
+                break  # no "and " after here: no stretch after here has one
+        reached = lowered.find(". ", start)
+        reached = len(lowered) if reached < 0 else reached + 1
+        at = following if following + 4 <= reached else -1
+        while at >= 0:
+            match = pattern.match(lowered, at, reached)
+            if match is None:
+                at = lowered.find("and ", at + 1, reached)
+            else:
+                found.append(match)
+                at = lowered.find("and ", match.end(), reached)
+    return found
 
 
 def _rare(pattern: re.Pattern[str], lowered: str) -> list[re.Match[str]]:
@@ -318,17 +361,25 @@ _NONE: list[tuple[str, int]] = []
 
 def best_claim(sentences: list[str], claims: list[list[tuple[str, int]]]) -> tuple[int, str, int] | None:
     """The sentence (and its verb match) that states the contribution most directly, earliest on ties."""
-    best: tuple[int, int, str, int] | None = None
+    best: tuple[int, str, int] | None = None
+    top = -99  # the weight of `best`: a later claim must beat it, below every weight a claim can have
     for index in compress(range(len(claims)), claims):  # only the sentences that make a claim
-        found = claims[index]
         sentence = sentences[index]
-        for verb, end in found:
+        main = None  # whether the sentence states the paper: tested once, for the first claim that needs it
+        for verb, end in claims[index]:
+            weight = VERBS[verb]
+            if weight + 3 <= top and verb != "argue":
+                continue  # not even as the paper's own statement could it beat the best: its tests are moot
             if verb in ("release", "provide") and _MATERIAL.match(sentence, end):
                 continue  # "we release our code": where the code is, not what the paper is
-            main = sentence.startswith(_MAIN_STARTS) and _MAIN.match(sentence)  # str test before the pattern
-            weight = VERBS[verb] + (3 if main else 0)
+            if main is None:
+                main = sentence.startswith(_MAIN_STARTS) and _MAIN.match(sentence) is not None  # str first
+            if main:
+                weight += 3
             if verb in _STUDIES and weight > 4 and _FIELD_OBJECT.match(sentence, end):
                 weight = 4  # "we study the ZS-SBIR task": the field; a method proposed for it says more
+            if weight <= top and verb != "argue":
+                continue  # what follows only lowers the weight: it cannot beat the best
             if _SECONDARY.search(sentence, 0, end):
                 weight -= 2
             # "purpose" first: most sentences have neither phrase, and it is one str scan, not two.
@@ -336,6 +387,6 @@ def best_claim(sentences: list[str], claims: list[list[tuple[str, int]]]) -> tup
                 weight -= 4  # "an approach to learning features useful for this purpose": the next says which
             if verb == "argue" and sentence.startswith("This position paper"):
                 weight = 10
-            if best is None or weight > best[0]:
-                best = (weight, index, verb, end)
-    return None if best is None else best[1:]
+            if weight > top:
+                top, best = weight, (index, verb, end)
+    return best
