@@ -193,12 +193,14 @@ def _named_contribution(
             found = _name_at(sentence, start)
             if found is not None:
                 return found
-        after = sentences[index + 1] if index == first and index + 1 < len(sentences) else ""
-        follow = _FOLLOW_UP.match(after) if after else None  # the condition above, tested once
-        if follow is not None and COINED.match(follow.group(1)) and best is not None:
+        # The sentence after the one stating the paper, when there is one: a name may follow up there.
+        after = sentences[index + 1] if index == first and best and index + 1 < len(sentences) else ""
+        # A coined name it starts with is coined from its start on: most "The ..." sentences fail that first.
+        follow = _FOLLOW_UP.match(after) if after and COINED.match(after) else None
+        if follow is not None and COINED.match(follow.group(1)):
             return follow.group(1), "", ""
         call = _WE_CALL.search(after) if " call " in after else None
-        if call is not None and best is not None:  # "..., we call the proposed framework TextDragon."
+        if call is not None:  # "..., we call the proposed framework TextDragon."
             return call.group(1), "", ""
         called = _CALLED.search(sentence) if calls and _ANY_CALLED.search(sentence) else None  # one of them
         if called is not None and (index == first or COINED.match(called.group(1))):
@@ -250,7 +252,8 @@ _PARTS = re.compile(
 
 
 def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
-    if sentence[start : start + 300].islower():
+    window = sentence[start : start + 300]
+    if window.lower() == window:  # lower() has an ASCII fast path, islower() none: half the instructions
         return None  # every kind of name below needs a capital letter early on: there is none
     rest = sentence[start:]
     direct = _NAMED_AFTER.match(rest)
