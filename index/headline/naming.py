@@ -323,19 +323,31 @@ def _description(text: str, start: int) -> str:
     at = start if aside is None else aside.end()
     match = _APPOSITIVE.match(text, at)
     if match is not None:
-        return match.group(1)
+        return text[match.end() : _phrase_end(text, match.end(1))]
     match = _WHICH.match(text, at)
     if match is not None:
-        return "which " + match.group(1)
+        return "which " + text[match.end() : _phrase_end(text, match.end())]
     match = _KIND_NEXT.match(text, at)
     return "" if match is None else "+" + match.group(1)
 
 
 _FIRST_ASIDE = re.compile(r"\s*\([^()]{0,200}\)")
+# What follows an appositive's lead or a ", which": up to 300 characters, none a ";" or a "." that ends a
+# sentence. The patterns only look ahead for the first three; `_phrase_end` finds the rest, a run at a time
+# (a repeated alternation costs ~100 instructions a character, as many as 300 times).
 _APPOSITIVE = re.compile(
-    r"\s*[,:—–]\s*(?:which (?:is|are)\s+|[A-Z][^,.;:]{3,80},\s+)?((?:a|an|the)\s+(?:[^.;]|\.(?=\S)){3,300})"
+    r"\s*[,:—–]\s*(?:which (?:is|are)\s+|[A-Z][^,.;:]{3,80},\s+)?(?=((?:a|an|the)\s+)(?:[^.;]|\.(?=\S)){3})"
 )
-_WHICH = re.compile(r"\s*,\s*which\s+((?:[^.;]|\.(?=\S)){3,300})")
+_WHICH = re.compile(r"\s*,\s*which\s+(?=(?:[^.;]|\.(?=\S)){3})")
+_PHRASE = re.compile(r"(?:[^.;]+|\.(?=\S))*")
+
+
+def _phrase_end(text: str, start: int) -> int:
+    """Where the phrase the patterns above take from `start` ends: at a ";", a sentence's ".", or 300 on."""
+    run = _PHRASE.match(text, start)  # never None: the pattern matches ""
+    return start + 300 if run is None else min(run.end(), start + 300)
+
+
 _KIND_NEXT = re.compile(
     r"\s+((?:framework|method|model|approach|algorithm|benchmark|dataset|pipeline|system|architecture|"
     r"technique)\b[^.;]{0,200})"
