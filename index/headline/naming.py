@@ -212,11 +212,14 @@ def _named_contribution(
                 name = capitals.group(0)
             opening = sentence.find("(", end, end + 2)
             short = _ACRONYM.match(sentence, opening) if opening >= 0 else None
-            rest = sentence[: called.start()].rstrip(" ,") + sentence[end:].lstrip("`'’”\"")
-            rest = _after_subject(rest)  # "Our approach, called X, includes ...": what X includes
-            claim = find_claims(rest)
-            rest = rest[claim[0][2] :] if claim else rest
-            what = _description(sentence, end) or object_of(rest)
+            what = _description(sentence, end)
+            claim: list[tuple[int, str, int]] = []
+            if not what or _PARTS.match(what):  # the claim read only when the words after the name fall short
+                rest = sentence[: called.start()].rstrip(" ,") + sentence[end:].lstrip("`'’”\"")
+                rest = _after_subject(rest)  # "Our approach, called X, includes ...": what X includes
+                claim = find_claims(rest)
+                rest = rest[claim[0][2] :] if claim else rest
+                what = what or object_of(rest)
             if short is not None and expansion_of(short.group(1), name) == name and " " in name:
                 does = _description(sentence, short.end()) or _named_here(
                     sentence, called.start(), short.end()
