@@ -64,3 +64,11 @@ def doing_line(label: str, expansion: str, description: str, max_len: int) -> st
     if ends_dangling(line) or generic(line) or acronym_only(line):
         return ""
     return line
+
+
+class AcronymOnly(dict[str, bool]):
+    """`acronym_only` of each line asked about, for one named headline, whose lines are asked about twice."""
+
+    def __missing__(self, line: str) -> bool:
+        self[line] = found = acronym_only(line)
+        return found

@@ -7,7 +7,7 @@ import re
 from index.headline.claims import active, best_claim, claims_by_sentence
 from index.headline.claims import sentences as split_sentences
 from index.headline.condense import condense, without_claimant, without_owner, without_parentheses
-from index.headline.doing import doing_line
+from index.headline.doing import AcronymOnly, doing_line
 from index.headline.fit import UNTITLED, fit
 from index.headline.naming import BACK_REFERENCE, named_contribution
 from index.headline.objects import object_of
@@ -15,7 +15,6 @@ from index.headline.phrase import JUNK, as_headline, base_form, capitalize, geru
 from index.headline.purpose import for_what, without_frame
 from index.headline.quality import (
     LATEX_LEFTOVER,
-    acronym_only,
     ends_dangling,
     fold_ligatures,
     generic,
@@ -179,9 +178,10 @@ def _close_quote(line: str, text: str) -> str:
 
 def _named(names: tuple[str, str, str], sentences: list[str], gist: str, max_len: int) -> str:
     """`NAME: what it is and does`; when that is only the name spelled out, what the next sentence says."""
-    line = _named_line(names, sentences, gist, max_len)
-    spelled = acronym_only(line)
-    if not spelled and not (" for " in line and acronym_only(line.split(" for ", 1)[0])):
+    asked = AcronymOnly()  # a line _named_line tested is tested here again: each once
+    line = _named_line(names, sentences, gist, max_len, asked)
+    spelled = asked[line]
+    if not spelled and not (" for " in line and asked[line.split(" for ", 1)[0]]):
         return line
     if spelled and names[2][:1] == "+" and names[1]:
         doing = doing_line(*names, max_len)
@@ -208,7 +208,9 @@ _FOLLOWS = re.compile(
 )
 
 
-def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, max_len: int) -> str:
+def _named_line(
+    names: tuple[str, str, str], sentences: list[str], gist: str, max_len: int, asked: AcronymOnly
+) -> str:
     """`NAME: what it is and does`; when the expansion leaves no room for what it does, without it."""
     label, expansion, description = names
     if description.startswith("+") and " et al" in description:  # "+of Finn et al. (2017) as a method"
@@ -249,9 +251,9 @@ def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, ma
         if pointer is not None and pointer.start() >= 8:  # "approach taking advantages of both types"
             body = body[: pointer.start()].rstrip(" ,")
         vague = (
-            is_generic(body) or acronym_only(f"{label}: {body}") or _BARE_KIND.search(body) is not None
+            is_generic(body) or asked[f"{label}: {body}"] or _BARE_KIND.search(body) is not None
             if not expansion
-            else spelled_out and (acronym_only(f"{label}: {body}") or _SAYS.search(body) is None)
+            else spelled_out and (asked[f"{label}: {body}"] or _SAYS.search(body) is None)
         ) or (pointer is not None and pointer.start() >= 8)
         if body and vague and gist[:3] == "to " and label not in gist and _said_with(label, gist, sentences):
             body = condense(as_headline(gist))  # "we propose to leverage X ..., and develop Y (YZ)": X
@@ -266,7 +268,7 @@ def _named_line(names: tuple[str, str, str], sentences: list[str], gist: str, ma
                 kind = _KIND_AT_END.search(body) if crowded_out else None
                 body = f"{kind.group(0)} for {field}" if kind is not None else f"{body} for {field}"
         line = fit(f"{label}: {body}" if body else label, max_len, ellipsis=False)
-        usable = len(bodies) == 1 or not (ends_dangling(line) or generic(line) or acronym_only(line))
+        usable = len(bodies) == 1 or not (ends_dangling(line) or generic(line) or asked[line])
         if usable and first and crowded and first_usable:  # without the expansion: if it says more of what
             return line if len(line.split()) > len(first.split()) - len(expansion.split()) + 1 else first
         if usable and not (crowded and not first and len(line) < len(label) + 2 + len(body)):

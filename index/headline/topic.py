@@ -259,24 +259,29 @@ def expansion_of(acronym: str, before: str) -> str | None:
     if letters and acronym.endswith("s") and sum(map(str.isupper, acronym)) >= 2:
         letters = letters[:-1]
     words = _WORD.findall(before[-200:])
-    for count in range(1, min(len(words), len(letters) + 6) + 1):
-        if not words[-count].lower().startswith(letters[0]):
-            continue  # the span's first word, looked at before the span is built
-        phrase = " ".join(words[-count:])
-        text = phrase.lower()
-        position = 0
-        for letter in letters:  # each letter found after the one before it
-            position = text.find(letter, position)
-            if position < 0:
-                break
-            position += 1
-        else:
-            if before.endswith(phrase) or (
-                before[-1:] == " " and before.endswith(phrase, 0, len(before) - 1)
-            ):
-                return phrase  # as written: the usual case, "Twisted Diffusion Sampler (TDS)"
-            return _as_written(phrase, before[-len(phrase) - 8 :])  # its end only: no scan of the text
-    return None
+    if not words:
+        return None
+    # The span is the fewest last words whose first starts with the first letter and whose rest holds the
+    # others in order. Found from the end of the lowered words, not by building and testing each span:
+    # `limit` is where the rightmost fit of the other letters starts, and the span's first word starts before
+    # it. (A letter may be two characters, "İ" lowered: each may start one past where the one before does.)
+    text = " ".join(words).lower()
+    first = letters[0]
+    limit = len(text)
+    for letter in reversed(letters[1:]):
+        limit = text.rfind(letter, 0, limit + len(letter) - 1)
+        if limit < 0:
+            return None
+    start = text.rfind(" " + first, 0, limit + len(first) - 1) + 1  # the last such word start before it
+    if start == 0 and not (text.startswith(first) and limit > 0):
+        return None
+    spaces = text.count(" ", start)  # the span's words, less one
+    if spaces >= len(letters) + 6:
+        return None  # more words than a span may have
+    phrase = " ".join(words[-spaces - 1 :])
+    if before.endswith(phrase) or (before[-1:] == " " and before.endswith(phrase, 0, len(before) - 1)):
+        return phrase  # as written: the usual case, "Twisted Diffusion Sampler (TDS)"
+    return _as_written(phrase, before[-len(phrase) - 8 :])  # its end only: no scan of the text
 
 
 def _as_written(phrase: str, before: str) -> str:
