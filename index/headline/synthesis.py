@@ -13,13 +13,7 @@ from index.headline.naming import BACK_REFERENCE, named_contribution
 from index.headline.objects import object_of
 from index.headline.phrase import JUNK, as_headline, base_form, capitalize, gerund, third_person
 from index.headline.purpose import for_what, without_frame
-from index.headline.quality import (
-    LATEX_LEFTOVER,
-    ends_dangling,
-    fold_ligatures,
-    generic,
-    normalize,
-)
+from index.headline.quality import LATEX_LEFTOVER, ends_dangling, fold_ligatures, generic, normalize
 from index.headline.resolve import POINTED_ENDS, addressing, defined, lower_first, pointed_field
 from index.headline.spaces import any_word, printable
 from index.headline.spelled import CAPITALS, spelled_out
