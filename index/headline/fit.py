@@ -6,6 +6,7 @@ import re
 
 from index.headline.compress import GERUND_NOUNS, compressed, without_grading, without_listed
 from index.headline.mend import ADJECTIVES as _ADJECTIVES
+from index.headline.mend import RELATIONAL as _RELATIONAL
 from index.headline.mend import first_question, mend, noun_end, open_clause, open_pair
 from index.headline.phrase import KINDS, trim
 from index.headline.spaces import any_word, printable
@@ -36,16 +37,6 @@ _PAIRING = re.compile(  # \b(?:combin|...) as `spaces.any_word` writes it: from 
     r"(?:\s(?!(?:with|and|to|from|between)\b)\S+){1,8}$"
 )
 _SECOND_HALF = frozenset(("with", "and", "to", "from", "into"))
-# Nouns that mean nothing without their "of"/"between" phrase: a cut must not end on one.
-_RELATIONAL = frozenset(
-    re.findall(
-        r"\S+",
-        "interplay relationship relationships relation relations impact effect effects role stability "
-        "ability capability gap trade-off tradeoff difference differences connection connections link "
-        "influence importance use usage behavior behaviour dynamics nature properties structure extent "
-        "degree subset superset part portion number variety range series collection combination family",
-    )
-)
 # Words a cut headline must not end on.
 _DANGLING = frozenset(
     re.findall(
@@ -241,6 +232,7 @@ def _participle(last: str, following: str) -> bool:
 
 
 _CUT_EDGE = " ,;:–—-"
+_MAY_START = _BOUNDARY_WORDS | {"and", "to"}  # what `_phrase_cut` tests `following` for, but "-ing"
 
 
 def _phrase_cut(text: str, limit: int) -> str:
@@ -262,10 +254,12 @@ def _phrase_cut(text: str, limit: int) -> str:
         if count > inside and last.strip(_CUT_EDGE):
             continue
         mark = last[-1:]
-        if mark == ":":
-            continue  # "Field: [what the paper does]": the label alone says nothing
-        if mark in ",;":
-            pass  # a comma ends a phrase
+        if mark in ",;:":  # (also "", which the comma's branch takes)
+            if mark == ":":
+                continue  # "Field: [what the paper does]": the label alone says nothing
+            # a comma ends a phrase
+        elif following not in _MAY_START and not following.endswith("ing"):
+            continue  # (one set test first: most words start no phrase)
         elif (
             following not in _BOUNDARY_WORDS
             and not (following == "and" and noun_end(last, words[count - 2]))  # "queries [and budgets]"
@@ -327,14 +321,17 @@ def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     kind of thing, when the room it frees keeps two more words of what the paper does.
     """
     line = _fit(text, max_len, ellipsis=ellipsis)
-    if ellipsis or len(text) <= max_len or (kind := _KIND_FOR.match(text)) is None:
+    if ellipsis or len(text) <= max_len or not text.startswith(_KINDS_FOR):  # (str test before the regex)
+        return line
+    if (kind := _KIND_FOR.match(text)) is None:
         return line
     rest = text[kind.end() + (4 if text.startswith("the ", kind.end()) else 0) :]  # "for [the] analysis"
     kindless = _fit(rest[:1].upper() + rest[1:], max_len, ellipsis=False)
     return kindless if len(kindless.split()) >= len(line.split()) else line
 
 
-_KIND_FOR = re.compile(r"^(?:Algorithm|Method|Approach|Technique|Framework)s? for (?=[a-z])")
+_KINDS_FOR = ("Algorithm", "Method", "Approach", "Technique", "Framework")
+_KIND_FOR = re.compile(rf"^(?:{'|'.join(_KINDS_FOR)})s? for (?=[a-z])")
 
 
 def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:

@@ -108,6 +108,16 @@ ADJECTIVES = frozenset(
         "existing single multiple specific particular arbitrary respective underlying",
     )
 )
+# Nouns that mean nothing without their "of"/"between" phrase: a cut must not end on one.
+RELATIONAL = frozenset(
+    re.findall(
+        r"\S+",
+        "interplay relationship relationships relation relations impact effect effects role stability "
+        "ability capability gap trade-off tradeoff difference differences connection connections link "
+        "influence importance use usage behavior behaviour dynamics nature properties structure extent "
+        "degree subset superset part portion number variety range series collection combination family",
+    )
+)
 # How a noun phrase may end: plurals, nominal suffixes and the kinds of thing papers contribute.
 _NOUN_ENDINGS = tuple(
     re.findall(
