@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from index.headline.phrase import base_form, gerund
@@ -103,6 +104,11 @@ _TERMS = tuple(
     (long, short, next(index for index, word in enumerate(_TERM_WORDS) if word in long))
     for long, short in _ABBREVIATIONS.items()
 )
+# The terms in their order, by which of `_TERM_WORDS` a text has: no test per term whose word is absent.
+_TERMS_WITH = {
+    present: tuple((long, short) for long, short, needed in _TERMS if present[needed])
+    for present in itertools.product((False, True), repeat=len(_TERM_WORDS))
+}
 _ADJECTIVE_END = r"(?:ed|al|ive|ic|ent|ant|ous|able|ible|ary|ful|ar)"
 # (Only a participle first: "dominant and residual motions" names two kinds, and neither may go.)
 _ADJECTIVE_PAIR = re.compile(rf"\b([a-z]+ed) and ([a-z]+{_ADJECTIVE_END}) (?=[a-z])")
@@ -121,19 +127,16 @@ def _abbreviated(text: str) -> str:
     lowered = text.lower()
     if len(lowered) != len(text):  # a letter whose lower case is longer: positions would not line up
         text = _ABBREVIABLE.sub(lambda m: _ABBREVIATIONS[m.group(0).lower()], text)
-    elif any(
-        present := (
+    else:
+        # str.find per term with a word the text has (each term has one of those words, and a replacement,
+        # in capitals, brings none in): the alternation tries every position
+        present = (
             "network" in lowered,
             "learning" in lowered,
             "language" in lowered,
             "autoencoder" in lowered,
         )
-    ):
-        # str.find per term with a word the text has (each term has one of those words, and a replacement,
-        # in capitals, brings none in): the alternation tries every position
-        for long, short, needed in _TERMS:
-            if not present[needed]:
-                continue
+        for long, short in _TERMS_WITH[present]:
             at = lowered.find(long)
             while at >= 0:
                 if long == "machine learning" and text[at : at + len(long)].istitle():  # "Conference on ..."
