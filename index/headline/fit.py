@@ -6,6 +6,7 @@ import re
 
 from index.headline.compress import GERUND_NOUNS, compressed, without_grading, without_listed
 from index.headline.mend import ADJECTIVES as _ADJECTIVES
+from index.headline.mend import IRREGULAR_PARTICIPLES as _IRREGULAR_PARTICIPLES
 from index.headline.mend import RELATIONAL as _RELATIONAL
 from index.headline.mend import first_question, mend, noun_end, open_clause, open_pair
 from index.headline.phrase import KINDS, trim
@@ -133,15 +134,10 @@ def _drop_open_halves(words: list[str], following: list[str]) -> None:
         _drop_dangling(words)
 
 
-_IRREGULAR_PARTICIPLES = frozenset(
-    re.findall(r"\S+", "written given driven taken drawn shown known seen made built found held run set")
-)
-
-
 def _shortest_head(text: str, limit: int, words: list[str]) -> str:
     """The phrase cut that keeps most of what follows the head noun phrase, dropping its modifiers if needed:
     "HoloGene: INR framework for estimating 3D gene-expression fields" beats "HoloGene: anisotropic ..."."""
-    whole = _phrase_cut(text, limit)
+    whole = _phrase_cut(text, limit, words)
     start = 1 if words[0].endswith(":") else 0
     end = start
     while end < len(words) and words[end] not in _HEAD_END and words[end][-1:] not in ",;:":
@@ -234,14 +230,19 @@ _CUT_EDGE = " ,;:–—-"
 _MAY_START = _BOUNDARY_WORDS | {"and", "to"}  # what `_phrase_cut` tests `following` for, but "-ing"
 
 
-def _phrase_cut(text: str, limit: int) -> str:
+def _phrase_cut(text: str, limit: int, split: list[str] | None = None) -> str:
     """The longest prefix that ends where a phrase does: before a relative clause, a purpose, a modifier.
 
     A cut there drops whole phrases ("GenZ: hybrid model [that turns ...]") instead of half of one ("...
     between gender representation [and ...]"). Empty when no such cut keeps enough. Words are scanned from
     the limit backwards, stopping at the first good cut: the longest is the one wanted."""
     span = text[: limit + 40]
-    words = span.split(" ")  # the words up to the limit, and the one after them
+    if split is None:
+        words = span.split(" ")  # the words up to the limit, and the one after them
+    elif len(text) <= limit + 40:
+        words = split  # the caller's `text.split(" ")`, only read here
+    else:  # the caller's up to the span's end: no new string for each word
+        words = [*split[: span.count(" ")], span[span.rfind(" ") + 1 :]]
     # A cut after a word starting past the limit is too long: only earlier words (or punctuation) are tried.
     inside = span.count(" ", 0, limit - 1) + 1  # words[count - 1] starts before the limit: count <= inside
     top = len(words) - 1
@@ -370,7 +371,7 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     text = text if ellipsis else terse  # a made-up headline has already dropped its articles for room
     words = text[: limit + 1].split(" ")
     if len(words) > 1:
-        words = words[:-1] if len(" ".join(words)) > limit else words
+        words = words[:-1] if len(text) > limit else words  # (the words join to `text[: limit + 1]`)
     _drop_dangling(words)
     _drop_cut_phrase(words, text[len(" ".join(words)) :].split(" ", 2)[1:2])
     if len(words) > 1 and words[-1].endswith("ing") and words[-2].lower() in _DANGLING:

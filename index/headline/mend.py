@@ -118,6 +118,10 @@ RELATIONAL = frozenset(
         "degree subset superset part portion number variety range series collection combination family",
     )
 )
+# Participles not in "-ed": a cut right after one ("programs written [in ...]") lost its complement.
+IRREGULAR_PARTICIPLES = frozenset(
+    re.findall(r"\S+", "written given driven taken drawn shown known seen made built found held run set")
+)
 # How a noun phrase may end: plurals, nominal suffixes and the kinds of thing papers contribute.
 _NOUN_ENDINGS = tuple(
     re.findall(
