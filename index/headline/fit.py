@@ -6,6 +6,7 @@ import re
 
 from index.headline.compress import GERUND_NOUNS, compressed, without_grading, without_listed
 from index.headline.mend import ADJECTIVES as _ADJECTIVES
+from index.headline.mend import DANGLING as _DANGLING
 from index.headline.mend import IRREGULAR_PARTICIPLES as _IRREGULAR_PARTICIPLES
 from index.headline.mend import RELATIONAL as _RELATIONAL
 from index.headline.mend import first_question, mend, noun_end, open_clause, open_pair
@@ -37,18 +38,6 @@ _PAIRING = re.compile(  # \b(?:combin|...) as `spaces.any_word` writes it: from 
 )
 _PAIRING_STEMS = tuple(_PAIRING_VERBS.split("|"))  # a match has one of them: str scans before the search
 _SECOND_HALF = frozenset(("with", "and", "to", "from", "into"))
-# Words a cut headline must not end on.
-_DANGLING = frozenset(
-    re.findall(
-        r"\S+",
-        "a an the of and or for with in on to by from as at via that which its their our is are be into "
-        "over under between using while where when both either not than this these such each any whose "
-        "who can to through based without within across including toward towards against among per e.g "
-        "i.e but nor so requires require based if has have had how what why given whether before after "
-        "until unless whereas because since during till aiming",  # "stop before [...]", "aiming [at ...]"
-    )
-)
-
 # A cut headline must not end on an adjective whose noun was cut off ("easily comparable approximate").
 _ADJECTIVE_ENDINGS = ("able", "ible", "ous", "ful", "less", "istic")
 _NEEDS_COMPLEMENT = frozenset(("capable", "able", "suitable", "amenable", "applicable", "comparable"))
@@ -287,7 +276,10 @@ def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
         or last in _ADJECTIVES  # `_adjective`, without a call
         or (last.endswith(_ADJECTIVE_ENDINGS) and last not in _NOUNS_LIKE_ADJECTIVES and last.isalpha())
         or last in _RELATIONAL
-        or open_pair(kept[-40:])
+        or (  # (open_pair's own str scans, here: a call only for a tail with a pair word)
+            ("both" in (tail := kept[-40:]) or "ther" in tail or "betw" in tail or "not " in tail)
+            and open_pair(tail)
+        )
         or ("wh" in kept[-60:] and open_clause(kept))  # its clause starts "which", "where" or "whose"
     ):
         return True  # "to investigate the interplay [between ...]": a relation without its terms
@@ -346,6 +338,9 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     if not text:
         return UNTITLED
     if len(text) <= max_len:
+        last = text[text.rfind(" ") + 1 :]  # `_drop_dangling`'s first test, on the last word without a split
+        if " " not in text or (last.lower().strip(",;:") not in _DANGLING and last.strip(",;:–—-")):
+            return text
         words = text.split(" ")
         before = len(words)
         _drop_dangling(words)  # a clause cut upstream ("... problem and its") dangles as badly as a short one

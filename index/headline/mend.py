@@ -122,6 +122,17 @@ RELATIONAL = frozenset(
 IRREGULAR_PARTICIPLES = frozenset(
     re.findall(r"\S+", "written given driven taken drawn shown known seen made built found held run set")
 )
+# Words a cut headline must not end on.
+DANGLING = frozenset(
+    re.findall(
+        r"\S+",
+        "a an the of and or for with in on to by from as at via that which its their our is are be into "
+        "over under between using while where when both either not than this these such each any whose "
+        "who can to through based without within across including toward towards against among per e.g "
+        "i.e but nor so requires require based if has have had how what why given whether before after "
+        "until unless whereas because since during till aiming",  # "stop before [...]", "aiming [at ...]"
+    )
+)
 # How a noun phrase may end: plurals, nominal suffixes and the kinds of thing papers contribute.
 _NOUN_ENDINGS = tuple(
     re.findall(
