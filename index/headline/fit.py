@@ -355,7 +355,9 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
         return terse  # headline style drops articles, adverbs and wordiness before the end of a phrase
     if not ellipsis:  # one split for the tries below: none of them changes the list
         words, room = terse.split(" "), max_len - question
-        whole = without_grading(terse, room, words) or _without_hyphenated(terse, room, words)
+        # (each try's first test, here: most lines are too long for one, or have no compound)
+        whole = without_grading(terse, room, words) if len(terse) <= room + 30 else ""
+        whole = whole or (_without_hyphenated(terse, room, words) if "-" in terse else "")
         if not whole and "," in terse:
             whole = without_listed(terse, room)
         if whole := whole or _shortest_head(terse, room, words):
