@@ -6,6 +6,9 @@ import re
 
 from index.headline.compress import GERUND_NOUNS, compressed, without_grading, without_listed
 from index.headline.mend import ADJECTIVES as _ADJECTIVES
+from index.headline.mend import DANGLING as _DANGLING
+from index.headline.mend import IRREGULAR_PARTICIPLES as _IRREGULAR_PARTICIPLES
+from index.headline.mend import RELATIONAL as _RELATIONAL
 from index.headline.mend import first_question, mend, noun_end, open_clause, open_pair
 from index.headline.phrase import KINDS, trim
 from index.headline.spaces import any_word, printable
@@ -27,37 +30,14 @@ _BOUNDARY_WORDS = frozenset(
     )
 )
 # A verb that joins two things, with no second thing after it yet: the cut must not fall before it.
+_PAIRING_VERBS = (
+    "combin|integrat|fus|merg|coupl|pair|bridg|connect|align|compar|distinguish|separat|unif|synergiz"
+)
 _PAIRING = re.compile(  # \b(?:combin|...) as `spaces.any_word` writes it: from a set of first letters
-    "(?:"
-    + any_word(
-        "combin|integrat|fus|merg|coupl|pair|bridg|connect|align|compar|distinguish|separat|unif|synergiz", ""
-    )
-    + ")[a-z]*"
-    r"(?:\s(?!(?:with|and|to|from|between)\b)\S+){1,8}$"
+    f"(?:{any_word(_PAIRING_VERBS, '')})[a-z]*" r"(?:\s(?!(?:with|and|to|from|between)\b)\S+){1,8}$"
 )
+_PAIRING_STEMS = tuple(_PAIRING_VERBS.split("|"))  # a match has one of them: str scans before the search
 _SECOND_HALF = frozenset(("with", "and", "to", "from", "into"))
-# Nouns that mean nothing without their "of"/"between" phrase: a cut must not end on one.
-_RELATIONAL = frozenset(
-    re.findall(
-        r"\S+",
-        "interplay relationship relationships relation relations impact effect effects role stability "
-        "ability capability gap trade-off tradeoff difference differences connection connections link "
-        "influence importance use usage behavior behaviour dynamics nature properties structure extent "
-        "degree subset superset part portion number variety range series collection combination family",
-    )
-)
-# Words a cut headline must not end on.
-_DANGLING = frozenset(
-    re.findall(
-        r"\S+",
-        "a an the of and or for with in on to by from as at via that which its their our is are be into "
-        "over under between using while where when both either not than this these such each any whose "
-        "who can to through based without within across including toward towards against among per e.g "
-        "i.e but nor so requires require based if has have had how what why given whether before after "
-        "until unless whereas because since during till aiming",  # "stop before [...]", "aiming [at ...]"
-    )
-)
-
 # A cut headline must not end on an adjective whose noun was cut off ("easily comparable approximate").
 _ADJECTIVE_ENDINGS = ("able", "ible", "ous", "ful", "less", "istic")
 _NEEDS_COMPLEMENT = frozenset(("capable", "able", "suitable", "amenable", "applicable", "comparable"))
@@ -143,15 +123,10 @@ def _drop_open_halves(words: list[str], following: list[str]) -> None:
         _drop_dangling(words)
 
 
-_IRREGULAR_PARTICIPLES = frozenset(
-    re.findall(r"\S+", "written given driven taken drawn shown known seen made built found held run set")
-)
-
-
 def _shortest_head(text: str, limit: int, words: list[str]) -> str:
     """The phrase cut that keeps most of what follows the head noun phrase, dropping its modifiers if needed:
     "HoloGene: INR framework for estimating 3D gene-expression fields" beats "HoloGene: anisotropic ..."."""
-    whole = _phrase_cut(text, limit)
+    whole = _phrase_cut(text, limit, words)
     start = 1 if words[0].endswith(":") else 0
     end = start
     while end < len(words) and words[end] not in _HEAD_END and words[end][-1:] not in ",;:":
@@ -241,16 +216,22 @@ def _participle(last: str, following: str) -> bool:
 
 
 _CUT_EDGE = " ,;:–—-"
+_MAY_START = _BOUNDARY_WORDS | {"and", "to"}  # what `_phrase_cut` tests `following` for, but "-ing"
 
 
-def _phrase_cut(text: str, limit: int) -> str:
+def _phrase_cut(text: str, limit: int, split: list[str] | None = None) -> str:
     """The longest prefix that ends where a phrase does: before a relative clause, a purpose, a modifier.
 
     A cut there drops whole phrases ("GenZ: hybrid model [that turns ...]") instead of half of one ("...
     between gender representation [and ...]"). Empty when no such cut keeps enough. Words are scanned from
     the limit backwards, stopping at the first good cut: the longest is the one wanted."""
     span = text[: limit + 40]
-    words = span.split(" ")  # the words up to the limit, and the one after them
+    if split is None:
+        words = span.split(" ")  # the words up to the limit, and the one after them
+    elif len(text) <= limit + 40:
+        words = split  # the caller's `text.split(" ")`, only read here
+    else:  # the caller's up to the span's end: no new string for each word
+        words = [*split[: span.count(" ")], span[span.rfind(" ") + 1 :]]
     # A cut after a word starting past the limit is too long: only earlier words (or punctuation) are tried.
     inside = span.count(" ", 0, limit - 1) + 1  # words[count - 1] starts before the limit: count <= inside
     top = len(words) - 1
@@ -262,10 +243,12 @@ def _phrase_cut(text: str, limit: int) -> str:
         if count > inside and last.strip(_CUT_EDGE):
             continue
         mark = last[-1:]
-        if mark == ":":
-            continue  # "Field: [what the paper does]": the label alone says nothing
-        if mark in ",;":
-            pass  # a comma ends a phrase
+        if mark in ",;:":  # (also "", which the comma's branch takes)
+            if mark == ":":
+                continue  # "Field: [what the paper does]": the label alone says nothing
+            # a comma ends a phrase
+        elif following not in _MAY_START and not following.endswith("ing"):
+            continue  # (one set test first: most words start no phrase)
         elif (
             following not in _BOUNDARY_WORDS
             and not (following == "and" and noun_end(last, words[count - 2]))  # "queries [and budgets]"
@@ -293,7 +276,10 @@ def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
         or last in _ADJECTIVES  # `_adjective`, without a call
         or (last.endswith(_ADJECTIVE_ENDINGS) and last not in _NOUNS_LIKE_ADJECTIVES and last.isalpha())
         or last in _RELATIONAL
-        or open_pair(kept[-40:])
+        or (  # (open_pair's own str scans, here: a call only for a tail with a pair word)
+            ("both" in (tail := kept[-40:]) or "ther" in tail or "betw" in tail or "not " in tail)
+            and open_pair(tail)
+        )
         or ("wh" in kept[-60:] and open_clause(kept))  # its clause starts "which", "where" or "whose"
     ):
         return True  # "to investigate the interplay [between ...]": a relation without its terms
@@ -306,8 +292,7 @@ def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
         mark = semicolon
     if ":" in kept and (colon := kept.rfind(": ")) > mark:
         mark = colon
-    segment = kept[mark + 2 :]
-    if mark >= 0 and (segment.count(" ") <= 1 or segment.endswith(("i.e.", "e.g."))):
+    if mark >= 0 and ((segment := kept[mark + 2 :]).count(" ") <= 1 or segment.endswith(("i.e.", "e.g."))):
         return True  # "..., focusing [on ...]", "..., unmodified [...]": a fragment, not an appositive
     if (  # "a mechanism motivated [by ...]": the participle lost its complement
         (last.endswith("ed") or last in _IRREGULAR_PARTICIPLES)
@@ -315,9 +300,12 @@ def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
         and kept.rsplit(" ", 2)[-2].lower() not in _COPULAS
     ):
         return True
-    # Last, the one regex search (~16k instructions): a cut the tests above reject needs none.
+    # Last, the one regex search (~16k instructions), only where a str scan (~0.5k a verb) found its verb:
     # "framework that combines dynamic routing [with ...]": what it combines it with is lost
-    return following in _SECOND_HALF and _PAIRING.search(kept[-90:]) is not None
+    if following not in _SECOND_HALF:
+        return False
+    tail = kept[-90:]
+    return any(map(tail.__contains__, _PAIRING_STEMS)) and _PAIRING.search(tail) is not None
 
 
 def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
@@ -327,19 +315,22 @@ def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     kind of thing, when the room it frees keeps two more words of what the paper does.
     """
     line = _fit(text, max_len, ellipsis=ellipsis)
-    if ellipsis or len(text) <= max_len or (kind := _KIND_FOR.match(text)) is None:
+    if ellipsis or len(text) <= max_len or not text.startswith(_KINDS_FOR):  # (str test before the regex)
+        return line
+    if (kind := _KIND_FOR.match(text)) is None:
         return line
     rest = text[kind.end() + (4 if text.startswith("the ", kind.end()) else 0) :]  # "for [the] analysis"
     kindless = _fit(rest[:1].upper() + rest[1:], max_len, ellipsis=False)
     return kindless if len(kindless.split()) >= len(line.split()) else line
 
 
-_KIND_FOR = re.compile(r"^(?:Algorithm|Method|Approach|Technique|Framework)s? for (?=[a-z])")
+_KINDS_FOR = ("Algorithm", "Method", "Approach", "Technique", "Framework")
+_KIND_FOR = re.compile(rf"^(?:{'|'.join(_KINDS_FOR)})s? for (?=[a-z])")
 
 
 def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     question = text.endswith("?")
-    if not printable(text) or "  " in text or text[:1] == " " or text[-1:] == " ":
+    if not printable(text) or "  " in text:  # (a space at either end: `trim` strips it as the join would)
         text = " ".join(text.split())  # else one-spaced already: no list of words to build and join
     text = trim(text)
     if question and text:
@@ -347,6 +338,9 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     if not text:
         return UNTITLED
     if len(text) <= max_len:
+        last = text[text.rfind(" ") + 1 :]  # `_drop_dangling`'s first test, on the last word without a split
+        if " " not in text or (last.lower().strip(",;:") not in _DANGLING and last.strip(",;:–—-")):
+            return text
         words = text.split(" ")
         before = len(words)
         _drop_dangling(words)  # a clause cut upstream ("... problem and its") dangles as badly as a short one
@@ -361,7 +355,9 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
         return terse  # headline style drops articles, adverbs and wordiness before the end of a phrase
     if not ellipsis:  # one split for the tries below: none of them changes the list
         words, room = terse.split(" "), max_len - question
-        whole = without_grading(terse, room, words) or _without_hyphenated(terse, room, words)
+        # (each try's first test, here: most lines are too long for one, or have no compound)
+        whole = without_grading(terse, room, words) if len(terse) <= room + 30 else ""
+        whole = whole or (_without_hyphenated(terse, room, words) if "-" in terse else "")
         if not whole and "," in terse:
             whole = without_listed(terse, room)
         if whole := whole or _shortest_head(terse, room, words):
@@ -372,7 +368,7 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     text = text if ellipsis else terse  # a made-up headline has already dropped its articles for room
     words = text[: limit + 1].split(" ")
     if len(words) > 1:
-        words = words[:-1] if len(" ".join(words)) > limit else words
+        words = words[:-1] if len(text) > limit else words  # (the words join to `text[: limit + 1]`)
     _drop_dangling(words)
     _drop_cut_phrase(words, text[len(" ".join(words)) :].split(" ", 2)[1:2])
     if len(words) > 1 and words[-1].endswith("ing") and words[-2].lower() in _DANGLING:

@@ -108,6 +108,31 @@ ADJECTIVES = frozenset(
         "existing single multiple specific particular arbitrary respective underlying",
     )
 )
+# Nouns that mean nothing without their "of"/"between" phrase: a cut must not end on one.
+RELATIONAL = frozenset(
+    re.findall(
+        r"\S+",
+        "interplay relationship relationships relation relations impact effect effects role stability "
+        "ability capability gap trade-off tradeoff difference differences connection connections link "
+        "influence importance use usage behavior behaviour dynamics nature properties structure extent "
+        "degree subset superset part portion number variety range series collection combination family",
+    )
+)
+# Participles not in "-ed": a cut right after one ("programs written [in ...]") lost its complement.
+IRREGULAR_PARTICIPLES = frozenset(
+    re.findall(r"\S+", "written given driven taken drawn shown known seen made built found held run set")
+)
+# Words a cut headline must not end on.
+DANGLING = frozenset(
+    re.findall(
+        r"\S+",
+        "a an the of and or for with in on to by from as at via that which its their our is are be into "
+        "over under between using while where when both either not than this these such each any whose "
+        "who can to through based without within across including toward towards against among per e.g "
+        "i.e but nor so requires require based if has have had how what why given whether before after "
+        "until unless whereas because since during till aiming",  # "stop before [...]", "aiming [at ...]"
+    )
+)
 # How a noun phrase may end: plurals, nominal suffixes and the kinds of thing papers contribute.
 _NOUN_ENDINGS = tuple(
     re.findall(
