@@ -15,6 +15,8 @@ _ADVERB = re.compile(
     r" (?!(?:early|family|supply|apply|reply|rely|assembly|anomaly|fully|partially)\b)"
     r"[a-z]{3,}ly(?= [a-z]+(?:ing|ed)\b)"
 )
+# What every `_ADVERB` match ends with, from a literal: the sub tries each space, this search jumps to "ly ".
+_ADVERB_END = re.compile(r"ly [a-z]+(?:ing|ed)\b")
 # Wordy phrases with a short equivalent, tried before a cut drops words that carry meaning.
 _WORDY = {
     " is able to ": " can ",
@@ -179,9 +181,10 @@ def compressed(text: str, max_len: int) -> str:
     if len(terse) <= max_len:
         return terse + rest
     if "ly " in terse:
-        terse = _ADVERB.sub("", terse)
-        if len(terse) <= max_len:
-            return terse + rest
+        if _ADVERB_END.search(terse) is not None:  # (3 in 4 texts with "ly " have no "-ly" before a verb)
+            terse = _ADVERB.sub("", terse)
+            if len(terse) <= max_len:
+                return terse + rest
         if "ly and " in terse:
             terse = _GRADING_PAIR.sub(_ungraded_pair, terse)  # "[explicitly and adaptively] expands"
             if len(terse) <= max_len:
