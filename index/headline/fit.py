@@ -383,7 +383,10 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     ].count(")"):
         words.pop()  # half a bracket group
     cut = " ".join(words).rstrip(" ,;:–—-")
-    tail = _TAIL.search(cut)
+    # A tail match starts no earlier than the space before the fifth word from the end (" – a b c d"; the
+    # cut is one-spaced): the search starts there, not at every character (its pattern starts with a class).
+    last_six = cut.rsplit(" ", 5)
+    tail = _TAIL.search(cut, len(last_six[0]) if len(last_six) == 6 else 0)
     if tail is not None and tail.start() >= 30:
         cut = cut[: tail.start()]
         words = cut.split(" ")
