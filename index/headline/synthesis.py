@@ -245,7 +245,9 @@ def _named_line(
         if pointer is not None and pointer.start() >= 8:  # "approach taking advantages of both types"
             body = body[: pointer.start()].rstrip(" ,")
         vague = (
-            is_generic(body) or asked[f"{label}: {body}"] or _BARE_KIND.search(body) is not None
+            is_generic(body)
+            or asked[f"{label}: {body}"]
+            or (body.endswith(_BARE_KINDS) and _BARE_KIND.search(body) is not None)  # (backtracks 60 places)
             if not expansion
             else spelled_out and (asked[f"{label}: {body}"] or _SAYS.search(body) is None)
         ) or (pointer is not None and pointer.start() >= 8)
@@ -273,9 +275,9 @@ def _named_line(
 
 
 # "uncertainty-aware listwise GRPO framework": a kind of thing with nothing about what it is for.
-_BARE_KIND = re.compile(
-    r"^[^;:]{0,60}\b(?:framework|method|approach|algorithm|model|system|dataset|benchmark|corpus)$"
-)
+_BARE_KIND_WORDS = "framework|method|approach|algorithm|model|system|dataset|benchmark|corpus"
+_BARE_KIND = re.compile(rf"^[^;:]{{0,60}}\b(?:{_BARE_KIND_WORDS})$")
+_BARE_KINDS = tuple(_BARE_KIND_WORDS.split("|"))  # every match ends with one: `endswith` before the search
 # "..., taking advantages of both types of approaches", "... to solve them": a clause about what the line
 # does not show says nothing; the field the paper works in says more in its place.
 _POINTS_BACK = re.compile(
