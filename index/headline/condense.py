@@ -248,7 +248,8 @@ def condense(text: str) -> str:
         text = text if cut < 0 else text[:cut]
     if "abilit" in text or "capa" in text or "power" in text:
         text = _MEASURE.sub(r"\1", text)
-    text = without_owner(text)
+    if " et al" in text:  # `without_owner`, inline: no call for the texts without one
+        text = _OWNER.sub("", text)
     if comma and ("ly " in text or "particular " in text):  # no sub since the asides made a ", "
         text = _NARROWER.sub(" ", text)
     if " -" in text or " –" in text or "—" in text:
