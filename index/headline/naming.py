@@ -191,22 +191,26 @@ def _named_contribution(
                 at.append(end)
         if yields and any(map(sentence.__contains__, _YIELD_WORDS)):  # what _YIELD finds has one
             at += [m.end() for m in _YIELD.finditer(sentence)]
-        for start in sorted(at):
+        if len(at) > 1:  # most sentences have one place to look at or none: no sorted() call for them
+            at.sort()
+        for start in at:
             lead = sentence[start : start + 1]  # no ASCII letter but t, s, o (either case) starts one
             if (lead in "tTsSoO" or not lead.isascii()) and BACK_REFERENCE.match(sentence, start):
                 continue  # "we demonstrate our method on ... (MRI) data": the method was named before
             found = _name_at(sentence, start)
             if found is not None:
                 return found
-        # The sentence after the one stating the paper, when there is one: a name may follow up there.
-        after = sentences[index + 1] if index == first and best and index + 1 < len(sentences) else ""
-        # A coined name it starts with is coined from its start on: most "The ..." sentences fail that first.
-        follow = _FOLLOW_UP.match(after) if after and COINED.match(after) else None
-        if follow is not None and COINED.match(follow.group(1)):
-            return follow.group(1), "", ""
-        call = _WE_CALL.search(after) if " call " in after else None
-        if call is not None:  # "..., we call the proposed framework TextDragon."
-            return call.group(1), "", ""
+        # The sentence after the one stating the paper, when there is one: a name may follow up there. (Only
+        # then are the tests below made: the other sentences skip them all at one test.)
+        if index == first and best and index + 1 < len(sentences):
+            after = sentences[index + 1]
+            # A coined name it starts with is coined from its start on: most "The ..." sentences fail that.
+            follow = _FOLLOW_UP.match(after) if after and COINED.match(after) else None
+            if follow is not None and COINED.match(follow.group(1)):
+                return follow.group(1), "", ""
+            call = _WE_CALL.search(after) if " call " in after else None
+            if call is not None:  # "..., we call the proposed framework TextDragon."
+                return call.group(1), "", ""
         called = _CALLED.search(sentence) if calls and _ANY_CALLED.search(sentence) else None  # one of them
         if called is not None and (index == first or COINED.match(called.group(1))):
             name = called.group(1).strip(" `'‘’")
