@@ -197,6 +197,9 @@ def _named_contribution(
             lead = sentence[start : start + 1]  # no ASCII letter but t, s, o (either case) starts one
             if (lead in "tTsSoO" or not lead.isascii()) and BACK_REFERENCE.match(sentence, start):
                 continue  # "we demonstrate our method on ... (MRI) data": the method was named before
+            window = sentence[start : start + 300]  # lower() has an ASCII fast path, islower() none
+            if window.lower() == window:  # every name `_name_at` finds needs a capital letter early on
+                continue  # there is none: no call
             found = _name_at(sentence, start)
             if found is not None:
                 return found
@@ -264,10 +267,7 @@ _PARTS = re.compile(
 
 
 def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
-    window = sentence[start : start + 300]
-    if window.lower() == window:  # lower() has an ASCII fast path, islower() none: half the instructions
-        return None  # every kind of name below needs a capital letter early on: there is none
-    rest = sentence[start:]
+    rest = sentence[start:]  # with a capital letter in its first 300 characters: the caller tests that
     direct = _NAMED_AFTER.match(rest)
     if direct is not None and COINED.match(direct.group(1)):
         if _AS_TO_FOR.match(rest, direct.end()):
@@ -291,6 +291,7 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
     labels: list[str] = []
     expansions: list[str] = []
     end = 0
+    lead = ""
     for match in acronyms:
         expansion = expansion_of(match.group(1), rest[: match.start()])
         if expansion is None:
@@ -299,14 +300,15 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
             continue  # "... a map using Convolutional Neural Network (CNN)": a tool, not the contribution
         if labels and not _JOINED.fullmatch(rest[end : match.start() - len(expansion) - 1]):
             break
+        if not labels:  # the lead is known with the first label: one that fails needs no more expansions
+            lead = rest[: acronyms[0].start() - len(expansion) - 1]
+            if not _LEAD.fullmatch(lead) and not lead.endswith(": "):  # "an instance of X: Evolutionary ..."
+                return None  # "a seq2seq model for speech recognition (ASR)": ASR is the field, not the name
         labels.append(match.group(1))
         expansions.append(expansion)
         end = match.end()
     if not labels:
         return None
-    lead = rest[: acronyms[0].start() - len(expansions[0]) - 1] if acronyms else ""
-    if not _LEAD.fullmatch(lead) and not lead.endswith(": "):  # "an instance of X: Evolutionary ..."
-        return None  # "a seq2seq model for speech recognition (ASR)": ASR is the field, not the name
     description = _description(rest, end)
     if not description and _CONTINUES.match(rest, end):
         description = "+" + rest[end:].strip()
