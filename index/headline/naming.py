@@ -191,22 +191,29 @@ def _named_contribution(
                 at.append(end)
         if yields and any(map(sentence.__contains__, _YIELD_WORDS)):  # what _YIELD finds has one
             at += [m.end() for m in _YIELD.finditer(sentence)]
-        for start in sorted(at):
+        if len(at) > 1:  # most sentences have one place to look at or none: no sorted() call for them
+            at.sort()
+        for start in at:
             lead = sentence[start : start + 1]  # no ASCII letter but t, s, o (either case) starts one
             if (lead in "tTsSoO" or not lead.isascii()) and BACK_REFERENCE.match(sentence, start):
                 continue  # "we demonstrate our method on ... (MRI) data": the method was named before
+            window = sentence[start : start + 300]  # lower() has an ASCII fast path, islower() none
+            if window.lower() == window:  # every name `_name_at` finds needs a capital letter early on
+                continue  # there is none: no call
             found = _name_at(sentence, start)
             if found is not None:
                 return found
-        # The sentence after the one stating the paper, when there is one: a name may follow up there.
-        after = sentences[index + 1] if index == first and best and index + 1 < len(sentences) else ""
-        # A coined name it starts with is coined from its start on: most "The ..." sentences fail that first.
-        follow = _FOLLOW_UP.match(after) if after and COINED.match(after) else None
-        if follow is not None and COINED.match(follow.group(1)):
-            return follow.group(1), "", ""
-        call = _WE_CALL.search(after) if " call " in after else None
-        if call is not None:  # "..., we call the proposed framework TextDragon."
-            return call.group(1), "", ""
+        # The sentence after the one stating the paper, when there is one: a name may follow up there. (Only
+        # then are the tests below made: the other sentences skip them all at one test.)
+        if index == first and best and index + 1 < len(sentences):
+            after = sentences[index + 1]
+            # A coined name it starts with is coined from its start on: most "The ..." sentences fail that.
+            follow = _FOLLOW_UP.match(after) if after and COINED.match(after) else None
+            if follow is not None and COINED.match(follow.group(1)):
+                return follow.group(1), "", ""
+            call = _WE_CALL.search(after) if " call " in after else None
+            if call is not None:  # "..., we call the proposed framework TextDragon."
+                return call.group(1), "", ""
         called = _CALLED.search(sentence) if calls and _ANY_CALLED.search(sentence) else None  # one of them
         if called is not None and (index == first or COINED.match(called.group(1))):
             name = called.group(1).strip(" `'‘’")
@@ -260,10 +267,7 @@ _PARTS = re.compile(
 
 
 def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
-    window = sentence[start : start + 300]
-    if window.lower() == window:  # lower() has an ASCII fast path, islower() none: half the instructions
-        return None  # every kind of name below needs a capital letter early on: there is none
-    rest = sentence[start:]
+    rest = sentence[start:]  # with a capital letter in its first 300 characters: the caller tests that
     direct = _NAMED_AFTER.match(rest)
     if direct is not None and COINED.match(direct.group(1)):
         if _AS_TO_FOR.match(rest, direct.end()):
@@ -287,6 +291,7 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
     labels: list[str] = []
     expansions: list[str] = []
     end = 0
+    lead = ""
     for match in acronyms:
         expansion = expansion_of(match.group(1), rest[: match.start()])
         if expansion is None:
@@ -295,14 +300,15 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
             continue  # "... a map using Convolutional Neural Network (CNN)": a tool, not the contribution
         if labels and not _JOINED.fullmatch(rest[end : match.start() - len(expansion) - 1]):
             break
+        if not labels:  # the lead is known with the first label: one that fails needs no more expansions
+            lead = rest[: acronyms[0].start() - len(expansion) - 1]
+            if not _LEAD.fullmatch(lead) and not lead.endswith(": "):  # "an instance of X: Evolutionary ..."
+                return None  # "a seq2seq model for speech recognition (ASR)": ASR is the field, not the name
         labels.append(match.group(1))
         expansions.append(expansion)
         end = match.end()
     if not labels:
         return None
-    lead = rest[: acronyms[0].start() - len(expansions[0]) - 1] if acronyms else ""
-    if not _LEAD.fullmatch(lead) and not lead.endswith(": "):  # "an instance of X: Evolutionary ..."
-        return None  # "a seq2seq model for speech recognition (ASR)": ASR is the field, not the name
     description = _description(rest, end)
     if not description and _CONTINUES.match(rest, end):
         description = "+" + rest[end:].strip()
