@@ -248,7 +248,7 @@ def about(first_sentence: str, gist: str) -> str:
     generic = is_generic(gist) or (
         (first in "mMiIcCrReEaAfF" or not first.isascii()) and _RELATIONAL.match(gist) is not None
     )
-    gives = _GIVES.match(gist) if generic else None
+    gives = _GIVES.match(gist) if generic and ("that" in gist or "which" in gist) else None  # str scans first
     if gives is not None and all(word.lower() in _GENERIC for word in gives.group(1).split()):
         gist = gives.group(2)  # "a new approach that gives X": X is the contribution
     if (generic or gist[:7].lower() == "whether") and (field := topic(first_sentence)):
