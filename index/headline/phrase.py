@@ -7,11 +7,11 @@ import re
 # "We propose to exploit X": the headline is the activity, "Exploiting X".
 _PURPOSE = re.compile(r"^[Tt]o ((?:[a-z]+ly )?)([a-z]{2,})\b")
 # "This paper develops and implements X": the claimant went, its second verb stayed.
-_STRAY_VERB = re.compile(
-    r"^(?:and )?(?:implements|utilizes|uses|employs|applies|presents|proposes|introduces|develops|describes|"
-    r"provides|studies|investigates|explores|addresses|considers)\s+(?=\S)",
-    re.IGNORECASE,
+_STRAY_VERBS = (
+    "implements utilizes uses employs applies presents proposes introduces develops describes provides "
+    "studies investigates explores addresses considers"
 )
+_STRAY_VERB = re.compile(rf"^(?:and )?(?:{'|'.join(_STRAY_VERBS.split())})\s+(?=\S)", re.IGNORECASE)
 # The commonest kinds of thing a contribution is: head nouns after which a line says what the thing does or
 # is for ("framework to detect X"). Modules that know more kinds add theirs to these.
 KINDS = frozenset(re.findall(r"\S+", "framework method model approach network system algorithm technique"))
@@ -30,14 +30,28 @@ _STUDYING = re.compile(
     r"^(?:studying|investigating|examining|exploring)\s+(?:the\s+)?(?=[a-z]\S*\s+\S)", re.I
 )
 # "A framework to study the stability of X": what is studied is the headline, "Stability of X".
+_STUDY_OPENERS = "a an the first general theoretical unified unifying new novel principled rigorous formal"
+_STUDY_OPENERS += " systematic simple"
+_STUDY_KINDS = "framework method methodology approach tool toolkit technique way"
 _STUDY = re.compile(
-    r"^(?:(?:a|an|the|first|general|theoretical|unified|unifying|new|novel|principled|rigorous|formal|"
-    r"systematic|simple)\s+)*(?:framework|method|methodology|approach|tool|toolkit|technique|way)s?\s+"
+    rf"^(?:(?:{'|'.join(_STUDY_OPENERS.split())})\s+)*(?:{'|'.join(_STUDY_KINDS.split())})s?\s+"
     r"(?:to|for)\s+(?:study|studying|analy[sz]e|analy[sz]ing|understand|understanding|investigate|"
     r"investigating|examine|examining|characteri[sz]e|characteri[sz]ing|quantify|quantifying)\s+"
     r"(?:the\s+)?(?=\S+\s+\S)",
     re.IGNORECASE,
 )
+
+
+# The first words (lower case) each pattern above can start with, to a letter for it: "s" _STUDY, "g"
+# _STUDYING, "p" _PURPOSE, "v" _STRAY_VERB. The sets are disjoint: a line can match one pattern at most.
+_OPENINGS = {
+    **dict.fromkeys(_STUDY_OPENERS.split(), "s"),
+    **dict.fromkeys(_STUDY_KINDS.split(), "s"),
+    **dict.fromkeys((kind + "s" for kind in _STUDY_KINDS.split()), "s"),  # "frameworks"
+    **dict.fromkeys(("studying", "investigating", "examining", "exploring"), "g"),
+    "to": "p",
+    **dict.fromkeys(("and", *_STRAY_VERBS.split()), "v"),
+}
 
 
 def gerund(verb: str) -> str:
@@ -80,19 +94,27 @@ def third_person(verb: str) -> str:
 
 def as_headline(text: str) -> str:
     """A gist that starts as no headline would, rewritten: "to learn X" -> "Learning X", "uses X" -> "X"."""
-    first = text[:1]  # an ASCII letter no case of a pattern's first letters is starts no match of it
-    study = _STUDY.match(text) if first in "aAtTfFgGuUnNpPrRsSmMwW" or not first.isascii() else None
+    head = text.split(None, 1)  # every pattern's first word ends at whitespace (split stops at the first)
+    if not head:
+        return text
+    word = head[0]
+    # An ASCII word matches an IGNORECASE word only as its lower case does ("ſ", "K" and "İ" are not ASCII):
+    # one dict look-up says which pattern may match, and for most lines that none can (no regex call).
+    may = _OPENINGS.get(word.lower(), "") if word.isascii() else "sgpv"
+    if not may:
+        return text
+    study = _STUDY.match(text) if "s" in may else None
     if study is not None:
         text = text[study.end() :]
         return text[:1].upper() + text[1:]
-    studying = _STUDYING.match(text) if first in "sSiIeE" or not first.isascii() else None
+    studying = _STUDYING.match(text) if "g" in may else None
     if studying is not None and " of " in " ".join(text[studying.end() :].split(" ", 5)[:5]):
         return text[studying.end()].upper() + text[studying.end() + 1 :]  # "[Studying] implicit bias of X"
-    purpose = _PURPOSE.match(text) if first in "tT" else None
+    purpose = _PURPOSE.match(text) if "p" in may else None
     if purpose is not None:
         adverb, verb = purpose.groups()
         return f"{adverb}{gerund(verb)}{text[purpose.end() :]}"
-    stray = _STRAY_VERB.match(text) if first in "aAiIuUeEpPdDsScC" or not first.isascii() else None
+    stray = _STRAY_VERB.match(text) if "v" in may else None
     if stray is not None and len(text) - stray.end() > 15:
         return text[stray.end() :]
     return text

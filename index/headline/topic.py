@@ -29,6 +29,10 @@ _HEAD_END = re.compile(
     r"[,;:(\s](?:(?<!\s)|that\s|which\s|with\s|to\s|by\s|based\s|using\s|via\s|through\s|where\s|whose\s"
     r"|as\s|from\s)"
 )
+# The words _HEAD_END ends a head before, when whitespace is on both sides of them.
+_ENDS_HEAD = frozenset(
+    re.findall(r"\S+", "that which with to by based using via through where whose as from")
+)
 # The first sentence's subject names the field ("Diffusion models are ..."): it ends at its verb.
 _AUXILIARY = frozenset(
     re.findall(
@@ -164,16 +168,42 @@ def topic(sentence: str, *, short: bool = False) -> str:
 
 def is_generic(gist: str) -> bool:
     """True when the gist's head and topical phrases ("of X", "for X") carry fewer than two real words."""
-    if (
-        ", " in gist and " and " in gist and _LIST.match(gist)
-    ):  # "unifying protocol, evaluation harness and leaderboard": several real things
-        return False
-    if len(gist.split(None, 3)) <= 3:  # at most three words: split no further than the fourth
-        return True
+    words = gist.split(None, 10)  # the head's first ten words are all that count
+    if len(words) > 3 and _real_head_words(gist, words) >= 2:
+        return False  # what _LIST would say too: tested first, its regex is left out for most gists
+    # "unifying protocol, evaluation harness and leaderboard": several real things. The list's first item
+    # ends at the first ", " and its last follows the last " and ": two str scans rule most gists out.
+    return not (
+        3 <= gist.find(", ") <= 40 and gist.rfind(" and ") >= len(gist) - 45 and _LIST.match(gist) is not None
+    )
+
+
+def _real_head_words(gist: str, words: list[str]) -> int:
+    """How many of the head's first ten words are no generic word; the head ends where _HEAD_END matches.
+
+    Word by word, stopping at the second real word, for words with none of _HEAD_END's marks in them:
+    most gists have two real words before one. A mark in a word, or a head-ending word first: the regex.
+    """
+    real = 0
+    last = len(words) - 1  # a word _HEAD_END ends the head before needs whitespace after it
+    for index, word in enumerate(words[:10]):
+        if word in _ENDS_HEAD:
+            if 0 < index < last:
+                return real  # "method [that ...]"
+            if index == 0:
+                break  # it ends the head only after whitespace: the regex says whether the gist has any
+        if not word.isalpha() and ("," in word or ";" in word or ":" in word or "(" in word):
+            break  # "framework, [which ...]": where the head ends in the word is the regex's to find
+        if word.lower() not in _GENERIC:
+            real += 1
+            if real == 2:
+                return real
+    else:
+        return real
     end = _HEAD_END.search(gist)
     head = gist[: end.start()] if end is not None else gist
-    words = head.split(None, 10)[:10]  # no list of the words past the tenth
-    return len(words) - sum(map(_GENERIC.__contains__, map(str.lower, words))) < 2
+    words = head.split(None, 10)[:10]
+    return len(words) - sum(map(_GENERIC.__contains__, map(str.lower, words)))
 
 
 def about(first_sentence: str, gist: str) -> str:
@@ -218,7 +248,7 @@ def about(first_sentence: str, gist: str) -> str:
     generic = is_generic(gist) or (
         (first in "mMiIcCrReEaAfF" or not first.isascii()) and _RELATIONAL.match(gist) is not None
     )
-    gives = _GIVES.match(gist) if generic else None
+    gives = _GIVES.match(gist) if generic and ("that" in gist or "which" in gist) else None  # str scans first
     if gives is not None and all(word.lower() in _GENERIC for word in gives.group(1).split()):
         gist = gives.group(2)  # "a new approach that gives X": X is the contribution
     if (generic or gist[:7].lower() == "whether") and (field := topic(first_sentence)):
