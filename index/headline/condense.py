@@ -230,8 +230,7 @@ def condense(text: str) -> str:
         text = text if cut < 0 else text[:cut]
     if "abilit" in text or "capa" in text or "power" in text:
         text = _MEASURE.sub(r"\1", text)
-    if " et al" in text:  # `without_owner`, inline: no call for the texts without one
-        text = _OWNER.sub("", text)
+    text = without_owner(text)
     if comma and ("ly " in text or "particular " in text):  # no sub since the asides made a ", "
         text = _NARROWER.sub(" ", text)
     if " -" in text or " –" in text or "—" in text:
@@ -255,9 +254,7 @@ def condense(text: str) -> str:
         text = _FILLER.sub(_without_filler, " " + text).lstrip(" ")
     if "\x00" in text:
         text = _ORPHAN_AND.sub(" ", text).replace("\x00", "")
-    first = text[:1]
-    if first in _PREFIX_FIRST or not first.isascii():  # `_after`, inline: no call
-        text = text[_PREFIX.match(text).end() :]  # type: ignore[union-attr]  # it matches "" at least
+    text = _after(_PREFIX, text, _PREFIX_FIRST)
     if "–" in text or "—" in text:
         text = _NAMED_BETWEEN.sub(r"\2: \1 ", text, count=1)
     if not printable(text) or "  " in text or text[:1] == " " or text[-1:] == " ":

@@ -74,8 +74,13 @@ def _drop_adjectives(words: list[str]) -> None:
         _drop_dangling(words)
 
 
+def _dangles(word: str) -> bool:
+    """Whether a headline must not end on this word: a function word, or punctuation alone."""
+    return word.lower().strip(",;:") in _DANGLING or not word.strip(",;:–—-")
+
+
 def _drop_dangling(words: list[str]) -> None:
-    while len(words) > 1 and (words[-1].lower().strip(",;:") in _DANGLING or not words[-1].strip(",;:–—-")):
+    while len(words) > 1 and _dangles(words[-1]):
         words.pop()
 
 
@@ -273,13 +278,9 @@ def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
     last = last.lower()
     if (
         last in _DANGLING
-        or last in _ADJECTIVES  # `_adjective`, without a call
-        or (last.endswith(_ADJECTIVE_ENDINGS) and last not in _NOUNS_LIKE_ADJECTIVES and last.isalpha())
+        or _adjective(last)
         or last in _RELATIONAL
-        or (  # (open_pair's own str scans, here: a call only for a tail with a pair word)
-            ("both" in (tail := kept[-40:]) or "ther" in tail or "betw" in tail or "not " in tail)
-            and open_pair(tail)
-        )
+        or open_pair(kept[-40:])
         or ("wh" in kept[-60:] and open_clause(kept))  # its clause starts "which", "where" or "whose"
     ):
         return True  # "to investigate the interplay [between ...]": a relation without its terms
@@ -338,8 +339,7 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     if not text:
         return UNTITLED
     if len(text) <= max_len:
-        last = text[text.rfind(" ") + 1 :]  # `_drop_dangling`'s first test, on the last word without a split
-        if " " not in text or (last.lower().strip(",;:") not in _DANGLING and last.strip(",;:–—-")):
+        if " " not in text or not _dangles(text[text.rfind(" ") + 1 :]):  # the last word, without a split
             return text
         words = text.split(" ")
         before = len(words)

@@ -358,8 +358,9 @@ _PHRASE = re.compile(r"(?:[^.;]+|\.(?=\S))*")
 
 def _phrase_end(text: str, start: int) -> int:
     """Where the phrase the patterns above take from `start` ends: at a ";", a sentence's ".", or 300 on."""
-    run = _PHRASE.match(text, start)  # never None: the pattern matches ""
-    return start + 300 if run is None else min(run.end(), start + 300)
+    run = _PHRASE.match(text, start)
+    assert run is not None  # the pattern matches "" at least
+    return min(run.end(), start + 300)
 
 
 _KIND_NEXT = re.compile(

@@ -25,13 +25,11 @@ _LIST = re.compile(r"^[\w -]{3,40}(?:, [\w -]{3,40})+ and [\w -]{3,40}$")
 # One leading character class lets the regex engine skip to candidates: 3x faster than a top-level "|".
 # The words are alternatives of their own, each starting with its literal: the engine checks that letter
 # before entering one (a nested group is entered at every space).
+# The words a head ends before, when whitespace is on both sides of them.
+_HEAD_ENDING_WORDS = "that which with to by based using via through where whose as from"
+_ENDS_HEAD = frozenset(_HEAD_ENDING_WORDS.split())
 _HEAD_END = re.compile(
-    r"[,;:(\s](?:(?<!\s)|that\s|which\s|with\s|to\s|by\s|based\s|using\s|via\s|through\s|where\s|whose\s"
-    r"|as\s|from\s)"
-)
-# The words _HEAD_END ends a head before, when whitespace is on both sides of them.
-_ENDS_HEAD = frozenset(
-    re.findall(r"\S+", "that which with to by based using via through where whose as from")
+    r"[,;:(\s](?:(?<!\s)|" + "|".join(rf"{word}\s" for word in _HEAD_ENDING_WORDS.split()) + ")"
 )
 # The first sentence's subject names the field ("Diffusion models are ..."): it ends at its verb.
 _AUXILIARY = frozenset(
