@@ -23,18 +23,18 @@ def defined(sentences: list[str]) -> tuple[str, str, str] | None:
     return None
 
 
-# "... framework to solve this problem": a purpose that points back to a sentence the line does not show.
-_POINTS_BACK_AT_END = re.compile(
-    r" (?:to (?:[a-z]+ ){1,2}?|for |toward )(?:this|these|such|those) "
-    r"(?:problems?|tasks?|issues?|challenges?|limitations?|gaps?|goals?|concerns?|difficult(?:y|ies))$"
-)
-# The nouns `_POINTS_BACK_AT_END` ends with: a line ending with none needs no regex search.
+# The nouns a purpose pointing back ends with: a line ending with none needs no regex search.
 POINTED_ENDS = frozenset(
     re.findall(
         r"\S+",
         "problem problems task tasks issue issues challenge challenges limitation limitations gap gaps goal "
         "goals concern concerns difficulty difficulties",
     )
+)
+# "... framework to solve this problem": a purpose that points back to a sentence the line does not show.
+_POINTS_BACK_AT_END = re.compile(
+    r" (?:to (?:[a-z]+ ){1,2}?|for |toward )(?:this|these|such|those) "
+    rf"(?:{'|'.join(sorted(POINTED_ENDS))})$"
 )
 # "We study the problem of X, where ...": the field, when the first sentence's subject names none.
 _FIELD_PROBLEM = re.compile(r"problem of ([^,.;()]{5,60}?)(?=[,.;(]| where| in which| that| with|$)")
