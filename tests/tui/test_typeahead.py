@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from textual import events
+from textual.message import Message
 
 from index.library import Library
 from tests.tui.conftest import settle
@@ -82,6 +83,40 @@ async def test_a_key_after_quiet_searches_at_once_and_a_burst_searches_at_its_en
         await settle(pilot)
         assert screen.outcome.query == "graphs"
         assert list(screen.paper_list.ids) == list(library.view("graphs").ids)
+
+
+async def test_a_letter_searched_on_the_way_lands_between_the_leave_and_its_receiver(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Leave is posted, then the first letter's results land before the screen has the Leave (in CI over
+    ssh they did): the held "s" must still wait for the focus to move, not be typed into the query."""
+    left = SearchBar._left
+
+    def leave_late(bar: SearchBar, clear: bool) -> None:
+        post = bar.post_message
+
+        def post_late(message: Message) -> bool:
+            if isinstance(message, SearchBar.Leave):
+                bar.set_timer(0.3, lambda: post(message))
+                return True
+            return post(message)
+
+        monkeypatch.setattr(bar, "post_message", post_late)
+        left(bar, clear)
+        monkeypatch.setattr(bar, "post_message", post)
+
+    monkeypatch.setattr(SearchBar, "_left", leave_late)
+    app = reader(library, debounce=0.1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for key in burst("/diffusion\rs"):
+            app.post_message(key)
+        await pilot.pause(0.7)
+        await settle(pilot)
+        screen = browse(app)
+        assert screen.search_bar.value == "diffusion"
+        assert screen.outcome.query == "diffusion"
+        assert library.starred_ids() == {screen.outcome.ids[0]}
 
 
 @pytest.mark.parametrize(

@@ -211,6 +211,7 @@ class BrowseScreen(Screen[None]):
 
     @on(SearchBar.Leave)
     def _leave_search(self, event: SearchBar.Leave) -> None:
+        self.search_bar.leaving = False  # from here, results for the current serial answer this Leave
         self.set_focus(self.paper_list)
         if event.chosen:  # a saved search keeps its filter as `is:` words: the 1-4 filter must not add one
             self.filter = "all"
@@ -268,8 +269,7 @@ class BrowseScreen(Screen[None]):
         self.call_after_refresh(self._refresh_status)  # the similar label is fitted to the line's width
 
     def _describe(self, paper_id: str) -> Row:
-        library = self.library
-        paper = library.paper(paper_id)
+        paper = self.library.paper(paper_id)
         where = venue_year(paper.venue, paper.year)
         marks = self.marking
         headline = self.similar.row_headline(paper_id, paper.headline) if self.similar else paper.headline

@@ -58,8 +58,9 @@ class SearchBar(Vertical):
         self._timer: Timer | None = None
         self._sent = float("-inf")  # when the last QueryChanged went
         self.leaving = False
-        """Leave was pressed and its query not sent yet: keys held for it wait for that query's results, not
-        for those of a letter searched on the way (a burst "/diffusion⏎s" searches "d" at once)."""
+        """Leave was pressed and its receiver does not have it yet (it sets this back): keys held for it wait
+        for that query's results, not for those of a letter searched on the way (a burst "/diffusion⏎s"
+        searches "d" at once, and its results may land after the Leave is posted but before it is handled)."""
 
     def compose(self) -> ComposeResult:
         yield Input(
@@ -134,7 +135,6 @@ class SearchBar(Vertical):
         self.input.call_later(self._left, clear)
 
     def _left(self, clear: bool) -> None:
-        self.leaving = False
         if self._timer is not None:
             self._timer.stop()  # the receiver searches for the query now; no debounced repeat
             self._timer = None
