@@ -175,31 +175,30 @@ def compressed(text: str, max_len: int) -> str:
     (plus room for what the steps remove): a text longer than that is never returned whole.
     """
     span = len(text) if len(text) <= max_len + 70 else max(text.rfind(" ", 0, max_len + 70), max_len)
-    rest = text[span:]  # what the steps do not see: it follows a text that fits, never returned whole
-    terse = _ARTICLE.sub(" ", text[:span])
+    terse = _ARTICLE.sub(" ", text[:span])  # `text[span:]`, not seen by the steps, follows a text that fits
     # (Each step returns as soon as the text fits: one length test after each step that ran.)
     if len(terse) <= max_len:
-        return terse + rest
+        return terse + text[span:]
     if "ly " in terse:
         if _ADVERB_END.search(terse) is not None:  # (3 in 4 texts with "ly " have no "-ly" before a verb)
             terse = _ADVERB.sub("", terse)
             if len(terse) <= max_len:
-                return terse + rest
+                return terse + text[span:]
         if "ly and " in terse:
             terse = _GRADING_PAIR.sub(_ungraded_pair, terse)  # "[explicitly and adaptively] expands"
             if len(terse) <= max_len:
-                return terse + rest
+                return terse + text[span:]
     terse = _WORDY_PHRASES.sub(_short_wordy, terse)
     if " range of " in terse or " understanding of " in terse:
         terse = _RANGE_OF_PHRASES.sub(_short_range_of, terse)
     if "enefits of " in terse or "dvantages of " in terse:
         terse = _BENEFITS_OF.sub(r"\1 of ", terse)
     if len(terse) <= max_len:
-        return terse + rest
+        return terse + text[span:]
     if " information" in terse:
         terse = _NOUN_INFORMATION.sub(r"\1", terse)  # "spatial context information": "spatial context"
         if len(terse) <= max_len:
-            return terse + rest
+            return terse + text[span:]
     if "that " in terse or "which " in terse:
         if " that is " in terse or " which is " in terse or " that are " in terse or " which are " in terse:
             # "approach [that is] suitable for X", when that nearly fits:
@@ -209,14 +208,14 @@ def compressed(text: str, max_len: int) -> str:
             terse = _CAN.sub(lambda match: " " + gerund(match.group(1)), terse)
         terse = _RELATIVE.sub(_participial, terse)
         if len(terse) <= max_len:
-            return terse + rest
+            return terse + text[span:]
     terse = _abbreviated(terse)
     nouns = (  # an `or` chain: no generator frame
         "dataset" in terse or "corpus" in terse or "study" in terse or "testbed" in terse or "suite" in terse
     )
     if nouns and (" to " in terse or " for " in terse):
         terse = _STUDIES.sub(r"\1 on", terse, count=1)
-    return terse + rest if len(terse) <= max_len else terse
+    return terse + text[span:] if len(terse) <= max_len else terse
 
 
 def _short_wordy(match: re.Match[str]) -> str:

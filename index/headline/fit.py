@@ -132,7 +132,7 @@ def _shortest_head(text: str, limit: int, words: list[str]) -> str:
     """The phrase cut that keeps most of what follows the head noun phrase, dropping its modifiers if needed:
     "HoloGene: INR framework for estimating 3D gene-expression fields" beats "HoloGene: anisotropic ..."."""
     whole = _phrase_cut(text, limit, words)
-    start = 1 if words[0].endswith(":") else 0
+    start = 1 if words[0][-1:] == ":" else 0
     end = start
     while end < len(words) and words[end] not in _HEAD_END and words[end][-1:] not in ",;:":
         end += 1
@@ -252,8 +252,8 @@ def _phrase_cut(text: str, limit: int, split: list[str] | None = None) -> str:
             if mark == ":":
                 continue  # "Field: [what the paper does]": the label alone says nothing
             # a comma ends a phrase
-        elif following not in _MAY_START and not following.endswith("ing"):
-            continue  # (one set test first: most words start no phrase)
+        elif following not in _MAY_START and following[-3:] != "ing":
+            continue  # (one set test first: most words start no phrase; a slice, no method call)
         elif (
             following not in _BOUNDARY_WORDS
             and not (following == "and" and noun_end(last, words[count - 2]))  # "queries [and budgets]"
@@ -296,7 +296,7 @@ def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
     if mark >= 0 and ((segment := kept[mark + 2 :]).count(" ") <= 1 or segment.endswith(("i.e.", "e.g."))):
         return True  # "..., focusing [on ...]", "..., unmodified [...]": a fragment, not an appositive
     if (  # "a mechanism motivated [by ...]": the participle lost its complement
-        (last.endswith("ed") or last in _IRREGULAR_PARTICIPLES)
+        (last[-2:] == "ed" or last in _IRREGULAR_PARTICIPLES)
         and not comma
         and kept.rsplit(" ", 2)[-2].lower() not in _COPULAS
     ):
@@ -316,7 +316,7 @@ def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     kind of thing, when the room it frees keeps two more words of what the paper does.
     """
     line = _fit(text, max_len, ellipsis=ellipsis)
-    if ellipsis or len(text) <= max_len or not text.startswith(_KINDS_FOR):  # (str test before the regex)
+    if ellipsis or len(text) <= max_len or text[:1] not in "AMTF" or not text.startswith(_KINDS_FOR):
         return line
     if (kind := _KIND_FOR.match(text)) is None:
         return line
@@ -325,12 +325,12 @@ def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     return kindless if len(kindless.split()) >= len(line.split()) else line
 
 
-_KINDS_FOR = ("Algorithm", "Method", "Approach", "Technique", "Framework")
+_KINDS_FOR = ("Algorithm", "Method", "Approach", "Technique", "Framework")  # "AMTF" first, by `fit`
 _KIND_FOR = re.compile(rf"^(?:{'|'.join(_KINDS_FOR)})s? for (?=[a-z])")
 
 
 def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
-    question = text.endswith("?")
+    question = text[-1:] == "?"  # (a slice and a compare: no method call)
     if not printable(text) or "  " in text:  # (a space at either end: `trim` strips it as the join would)
         text = " ".join(text.split())  # else one-spaced already: no list of words to build and join
     text = trim(text)
@@ -357,7 +357,8 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
         words, room = terse.split(" "), max_len - question
         # (each try's first test, here: most lines are too long for one, or have no compound)
         whole = without_grading(terse, room, words) if len(terse) <= room + 30 else ""
-        whole = whole or (_without_hyphenated(terse, room, words) if "-" in terse else "")
+        if not whole and len(terse) <= room + 40 and "-" in terse:
+            whole = _without_hyphenated(terse, room, words)
         if not whole and "," in terse:
             whole = without_listed(terse, room)
         if whole := whole or _shortest_head(terse, room, words):
