@@ -10,7 +10,7 @@ from index.headline.mend import DANGLING as _DANGLING
 from index.headline.mend import IRREGULAR_PARTICIPLES as _IRREGULAR_PARTICIPLES
 from index.headline.mend import RELATIONAL as _RELATIONAL
 from index.headline.mend import first_question, mend, noun_end, open_clause, open_pair
-from index.headline.phrase import KINDS, trim
+from index.headline.phrase import JUNK, KINDS, trim
 from index.headline.spaces import any_word, printable
 
 # Where a cut reads well: before a short trailing clause (", a randomization mechanism motivated").
@@ -333,7 +333,7 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     question = text[-1:] == "?"  # (a slice and a compare: no method call)
     if not printable(text) or "  " in text:  # (a space at either end: `trim` strips it as the join would)
         text = " ".join(text.split())  # else one-spaced already: no list of words to build and join
-    text = trim(text)
+    text = trim(text) if text[:1] in JUNK or text[-1:] in JUNK else text  # (it strips only JUNK off its ends)
     if question and text:
         text += "?"  # the one closing mark that carries meaning
     if not text:
