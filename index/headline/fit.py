@@ -261,13 +261,15 @@ def _phrase_cut(text: str, limit: int, split: list[str] | None = None) -> str:
             and not (following.endswith("ing") and _participle(last, following))
         ):
             continue
-        kept = " ".join(words[:count]).rstrip(_CUT_EDGE)
+        kept = " ".join(words[:count])
+        if mark in _CUT_EDGE:  # (also ""; else `kept` ends in `last`, which ends in no edge mark: kept whole)
+            kept = kept.rstrip(_CUT_EDGE)
+            last = last.rstrip(_CUT_EDGE) or kept.rsplit(" ", 1)[-1]  # the last word kept (no split list)
         if len(kept) > limit:
             continue
         if len(kept) < limit * 0.45:
             return ""
-        # Its last word, cut from `last` unless the cut stripped all of it (no list from a split):
-        if _bad_cut(kept, last.rstrip(_CUT_EDGE) or kept.rsplit(" ", 1)[-1], following, comma=mark in ",;:"):
+        if _bad_cut(kept, last, following, comma=mark in ",;:"):
             continue
         return kept
     return ""
@@ -379,9 +381,7 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
         mend(words, text[len(" ".join(words)) + 1 :], _drop_dangling)
         _drop_adjectives(words)
         _drop_open_halves(words, text[len(" ".join(words)) :].split(" ", 2)[1:2])
-    while len(words) > 1 and words[-1].count("[") + words[-1].count("(") > words[-1].count("]") + words[
-        -1
-    ].count(")"):
+    while len(words) > 1 and (end := words[-1]).count("[") + end.count("(") > end.count("]") + end.count(")"):
         words.pop()  # half a bracket group
     cut = " ".join(words).rstrip(" ,;:–—-")
     # A tail match starts no earlier than the space before the fifth word from the end (" – a b c d"; the
