@@ -290,7 +290,7 @@ def _bad_cut(kept: str, last: str, following: str, *, comma: bool) -> bool:
         return True
     if ("[" in kept or "]" in kept) and kept.count("[") != kept.count("]"):
         return True
-    mark = kept.rfind(", ")  # no list from a split; ";" and ":" by memchr first: most cuts have neither
+    mark = kept.rfind(", ") if "," in kept else -1  # no list from a split; each mark by memchr first
     if ";" in kept and (semicolon := kept.rfind("; ")) > mark:
         mark = semicolon
     if ":" in kept and (colon := kept.rfind(": ")) > mark:
@@ -347,7 +347,7 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
         before = len(words)
         _drop_dangling(words)  # a clause cut upstream ("... problem and its") dangles as badly as a short one
         return text if len(words) == before else " ".join(words).rstrip(" ,;:–—-")
-    stop = -1 if ellipsis else text.find(". ", 20, max_len)  # a sentence end the splitter kept: ". the"
+    stop = -1 if ellipsis or "." not in text else text.find(". ", 20, max_len)  # a sentence end kept: ". the"
     if stop > 0 and text[stop - 3 : stop].isalpha() and not text.endswith(("etc", "esp", "rox"), 0, stop):
         return fit(text[:stop], max_len, ellipsis=False)
     if question and not ellipsis and (first := first_question(text, max_len)):
