@@ -135,7 +135,7 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     gist = _gist(sentences, best)
     if names:
         return _finish(_named(names, sentences, gist, max_len), max_len, text)
-    asked = sentences[0][: sentences[0].find("?") + 1]
+    asked = sentences[0][: sentences[0].find("?") + 1] if "?" in sentences[0] else ""  # (`in` costs less)
     if asked and len(asked) <= max_len and _ANSWERS.search(gist[:120]):  # "... when this is possible"
         return _finish(asked, max_len, text)  # is headed by the question: "Which classes can be learned ...?"
     addressed, settled = addressing(gist, sentences[0], max_len)
