@@ -210,7 +210,8 @@ def about(first_sentence: str, gist: str) -> str:
 
     The topic comes from the first sentence, and is worked out only for a gist that needs it.
     """
-    short = _SHORT.match(gist) if "A" <= gist[:1] <= "Z" else None  # it starts with [A-Z]
+    first = gist[:1]  # sliced once: the patterns below test it before they run
+    short = _SHORT.match(gist) if "A" <= first <= "Z" else None  # it starts with [A-Z]
     if (
         short is not None
         and f"({short.group(1)})" in first_sentence
@@ -218,7 +219,7 @@ def about(first_sentence: str, gist: str) -> str:
         and expansion_of(short.group(1), field) == field
     ):
         return field + gist[short.end() :]  # "We recast PE as X": "Private Evolution as X"
-    first = gist[:1]  # an ASCII letter no case of "their"/"its"/"our"/"such" starts with: no match
+    # An ASCII letter no case of "their"/"its"/"our"/"such" starts with: no match.
     pronoun = _PRONOUN.match(gist) if first in "tTiIoOsS" or not first.isascii() else None
     if pronoun is not None and (field := topic(first_sentence)):
         rest = gist[pronoun.end() :]
@@ -238,11 +239,12 @@ def about(first_sentence: str, gist: str) -> str:
     whether = _WHETHER.match(gist) if first in "wW" or not first.isascii() else None
     if whether is not None:
         return f"{capitalize(whether.group(2))} {whether.group(1)}{whether.group(3)}?"
-    whether = _WHETHER_DOES.match(gist) if gist[:8].lower() == "whether " else None
+    asks = first in "wW"  # no other character lowers to "w": "whether" is tested only after one
+    whether = _WHETHER_DOES.match(gist) if asks and gist[:8].lower() == "whether " else None
     if whether is not None:  # "whether training on X improves Y" asks "Does training on X improve Y?"
         subject = _ASIDE.sub("", whether.group(1))
         return f"Does {subject} {whether.group(2)[:-1]} {whether.group(3)}?"
-    if gist[:1].isupper() and _NAMED_LEAD.match(gist):
+    if first.isupper() and _NAMED_LEAD.match(gist):
         return gist  # "SI-BO algorithm leveraging ...": a named thing says what it is about itself
     generic = is_generic(gist) or (
         (first in "mMiIcCrReEaAfF" or not first.isascii()) and _RELATIONAL.match(gist) is not None
@@ -250,7 +252,7 @@ def about(first_sentence: str, gist: str) -> str:
     gives = _GIVES.match(gist) if generic and ("that" in gist or "which" in gist) else None  # str scans first
     if gives is not None and all(word.lower() in _GENERIC for word in gives.group(1).split()):
         gist = gives.group(2)  # "a new approach that gives X": X is the contribution
-    if (generic or gist[:7].lower() == "whether") and (field := topic(first_sentence)):
+    if (generic or (asks and gist[:7].lower() == "whether")) and (field := topic(first_sentence)):
         if field.lower() in gist.lower():
             return gist
         if (
