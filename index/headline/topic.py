@@ -177,6 +177,8 @@ def is_generic(gist: str) -> bool:
     real = 0
     if last > 2:  # more than three words
         for index, word in enumerate(words[:10]):
+            if word.lower() in _GENERIC:
+                continue  # none ends the head or has a mark in it: no more tests
             if word in _ENDS_HEAD:
                 if 0 < index < last:
                     break  # "method [that ...]": the head ends with fewer than two real words
@@ -186,10 +188,9 @@ def is_generic(gist: str) -> bool:
             if not word.isalpha() and ("," in word or ";" in word or ":" in word or "(" in word):
                 real = _real_before_head_end(gist)  # "framework, [which ...]": the regex finds where
                 break
-            if word.lower() not in _GENERIC:
-                real += 1
-                if real == 2:
-                    return False  # what _LIST would say too: tested first, its regex is left out for most
+            real += 1
+            if real == 2:
+                return False  # what _LIST would say too: tested first, its regex is left out for most
     # "unifying protocol, evaluation harness and leaderboard": several real things. The list's first item
     # ends at the first ", " and its last follows the last " and ": two str scans rule most gists out.
     return real < 2 and not (
