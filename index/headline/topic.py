@@ -300,7 +300,7 @@ def expansion_of(acronym: str, before: str) -> str | None:
     text = " ".join(words).lower()
     first = letters[0]
     limit = len(text)
-    for letter in reversed(letters[1:]):
+    for letter in letters[:0:-1]:  # the others, last first
         limit = text.rfind(letter, 0, limit + len(letter) - 1)
         if limit < 0:
             return None
