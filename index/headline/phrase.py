@@ -122,10 +122,10 @@ def as_headline(text: str) -> str:
 
 def capitalize(text: str) -> str:
     """Upper-case the first letter, unless the first word is a coined name with its own case ("ddCRP")."""
-    first = text.split(" ", 1)[0].split("-", 1)[0]
-    if first[:1].islower() and not first.islower():
+    head = text[:1]
+    if head.islower() and not text.split(" ", 1)[0].split("-", 1)[0].islower():  # the split: only then
         return text
-    return text[:1].upper() + text[1:]
+    return head.upper() + text[1:]
 
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}

@@ -17,7 +17,7 @@ _DEFINES = re.compile(r"([A-Z][\w-]*) is an? (?:simple|new|novel)\b(?: yet \w+)?
 def defined(sentences: list[str]) -> tuple[str, str, str] | None:
     """(name, "", what it is) for an early sentence that defines a coined name, when no claim names one."""
     for sentence in sentences[:3]:  # the name starts the sentence: " is a" is looked for in its first words
-        found = _DEFINES.match(sentence) if sentence.find(" is a", 1, 40) > 0 else None
+        found = _DEFINES.match(sentence) if " is a" in sentence[1:40] else None  # (a slice: no bounded find)
         if found is not None and COINED.match(found.group(1)):
             return found.group(1), "", "a " + found.group(2)
     return None
