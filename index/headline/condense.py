@@ -233,7 +233,8 @@ def condense(text: str) -> str:
     text = without_owner(text)
     if comma and ("ly " in text or "particular " in text):  # no sub since the asides made a ", "
         text = _NARROWER.sub(" ", text)
-    if " -" in text or " –" in text or "—" in text:
+    ascii = text.isascii()  # (a flag: no scan) the subs put in no character that is not in the text
+    if " -" in text or (not ascii and (" –" in text or "—" in text)):
         text = _ASIDE.sub(" ", text)
     lowered = text.lower()
     # Whether a word `_FILLER` removes is in the text: an `or` chain, commonest first, inline (no call).
@@ -255,7 +256,7 @@ def condense(text: str) -> str:
     if "\x00" in text:
         text = _ORPHAN_AND.sub(" ", text).replace("\x00", "")
     text = _after(_PREFIX, text, _PREFIX_FIRST)
-    if "–" in text or "—" in text:
+    if not ascii and ("–" in text or "—" in text):
         text = _NAMED_BETWEEN.sub(r"\2: \1 ", text, count=1)
     if not printable(text) or "  " in text or text[:1] == " " or text[-1:] == " ":
         text = " ".join(text.split())  # else one-spaced already: no list of words to build and join
