@@ -209,8 +209,11 @@ def _named_contribution(
         # then are the tests below made: the other sentences skip them all at one test.)
         if index == first and best and index + 1 < len(sentences):
             after = sentences[index + 1]
-            # A coined name it starts with is coined from its start on: most "The ..." sentences fail that.
-            follow = _FOLLOW_UP.match(after) if after and COINED.match(after) else None
+            # A coined name it starts with is coined from its start on: most "The ..." sentences fail that,
+            # as does a first word of ASCII letters with no capital past the first (str tests, no regex call).
+            head = after.partition(" ")[0]
+            plain = head.isalpha() and head.isascii() and head[1:].islower()
+            follow = _FOLLOW_UP.match(after) if after and not plain and COINED.match(after) else None
             if follow is not None and COINED.match(follow.group(1)):
                 return follow.group(1), "", ""
             call = _WE_CALL.search(after) if " call " in after else None
