@@ -62,8 +62,9 @@ _YIELD_WORDS = ("yield", "lead to", "result in", "give rise")
 # The capitalized words that make a called name: "DualNet", "Composite Adversarial Attack".
 _CAPITALIZED = re.compile(r"[A-Z0-9][^\s]*(?:\s+[A-Z0-9][^\s]*)*")
 
+# The words from their first letters (any_word), not from a `\b` the engine tries at every position.
 _CALLED = re.compile(
-    r"\b(?:called|dubbed|named|termed|coined|denoted)\s+(?:the\s+|as\s+)?[`'‘“\"]?([^`'’”\",.;:()]{2,60})"
+    f"(?:{any_word('|'.join(_CALLED_WORDS))})" + r"\s+(?:the\s+|as\s+)?[`'‘“\"]?([^`'’”\",.;:()]{2,60})"
 )
 
 _TITLED = re.compile(r"((?:[A-Z][a-z]+(?:-[A-Za-z]+)?\s){1,3}[A-Z][a-z]+(?:-[A-Za-z]+)?)(?=,\s+(?:a|an)\s)")
