@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from index.headline.spaces import printable
+from index.headline.spaces import any_word, printable
 
 _CITED_BY = re.compile(r" by (?:\([^()]{0,80}\d{4}[a-z]?\)|\[[^\[\] ]{3,60}\]) ")
 _SQUARE = re.compile(r"\s*\[[^\[\]]{0,80}\]")
@@ -52,9 +52,10 @@ _ADDRESSES_IT = re.compile(
 # would end the headline before it.
 _NARROWER = re.compile(r",\s+(?:particularly|especially|notably|in particular)\s+(?=(?:for|in|on|to)\s)")
 # "the reasoning power of LLMs": the activity is what the headline needs; the word after it only measures.
+# The activities found from their first letters (any_word), not from a `\b` tried at every position.
+_ACTIVITIES = "reasoning|representation|modeling|modelling|generalization|generation|understanding|planning"
 _MEASURE = re.compile(
-    r"\b(reasoning|representation|modeling|modelling|generalization|generation|understanding|planning) "
-    r"(?:power|capability|capabilities|ability|abilities|capacity)\b(?= of\s)"
+    f"({any_word(_ACTIVITIES)}) " + r"(?:power|capability|capabilities|ability|abilities|capacity)\b(?= of\s)"
 )
 # "algorithm–Regressor Elimination – with a regret ...": a name set off by dashes names the thing.
 _NAMED_BETWEEN = re.compile(r"^([a-z][\w-]*(?: [a-z][\w-]*){0,3})\s*[–—]\s*([A-Z][^–—.;,]{2,40}?)\s*[–—]\s+")
