@@ -220,7 +220,8 @@ def condense(text: str) -> str:
         text = _WE_CALL.sub(" ", text)
     this = " this " in text
     if this:
-        text = _THIS_PAPER.sub("", text)
+        if " this paper" in text or " this work" in text or " this study" in text:  # (a match has one)
+            text = _THIS_PAPER.sub("", text)  # its leading \s* has the engine try every position
         comma = comma or ", " in text  # "X,in this paper Y" becomes "X, Y": the one sub here that makes one
     if this or " these " in text or " those " in text or " such " in text:
         if " research " in text:
