@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from index.headline.spaces import printable
+from index.headline.spaces import any_word, printable
 
 _CITED_BY = re.compile(r" by (?:\([^()]{0,80}\d{4}[a-z]?\)|\[[^\[\] ]{3,60}\]) ")
 _SQUARE = re.compile(r"\s*\[[^\[\]]{0,80}\]")
@@ -52,9 +52,10 @@ _ADDRESSES_IT = re.compile(
 # would end the headline before it.
 _NARROWER = re.compile(r",\s+(?:particularly|especially|notably|in particular)\s+(?=(?:for|in|on|to)\s)")
 # "the reasoning power of LLMs": the activity is what the headline needs; the word after it only measures.
+# The activities found from their first letters (any_word), not from a `\b` tried at every position.
+_ACTIVITIES = "reasoning|representation|modeling|modelling|generalization|generation|understanding|planning"
 _MEASURE = re.compile(
-    r"\b(reasoning|representation|modeling|modelling|generalization|generation|understanding|planning) "
-    r"(?:power|capability|capabilities|ability|abilities|capacity)\b(?= of\s)"
+    f"({any_word(_ACTIVITIES)}) " + r"(?:power|capability|capabilities|ability|abilities|capacity)\b(?= of\s)"
 )
 # "algorithm–Regressor Elimination – with a regret ...": a name set off by dashes names the thing.
 _NAMED_BETWEEN = re.compile(r"^([a-z][\w-]*(?: [a-z][\w-]*){0,3})\s*[–—]\s*([A-Z][^–—.;,]{2,40}?)\s*[–—]\s+")
@@ -219,7 +220,8 @@ def condense(text: str) -> str:
         text = _WE_CALL.sub(" ", text)
     this = " this " in text
     if this:
-        text = _THIS_PAPER.sub("", text)
+        if " this paper" in text or " this work" in text or " this study" in text:  # (a match has one)
+            text = _THIS_PAPER.sub("", text)  # its leading \s* has the engine try every position
         comma = comma or ", " in text  # "X,in this paper Y" becomes "X, Y": the one sub here that makes one
     if this or " these " in text or " those " in text or " such " in text:
         if " research " in text:
@@ -233,7 +235,8 @@ def condense(text: str) -> str:
     text = without_owner(text)
     if comma and ("ly " in text or "particular " in text):  # no sub since the asides made a ", "
         text = _NARROWER.sub(" ", text)
-    if " -" in text or " –" in text or "—" in text:
+    ascii = text.isascii()  # (a flag: no scan) the subs put in no character that is not in the text
+    if " -" in text or (not ascii and (" –" in text or "—" in text)):
         text = _ASIDE.sub(" ", text)
     lowered = text.lower()
     # Whether a word `_FILLER` removes is in the text: an `or` chain, commonest first, inline (no call).
@@ -255,7 +258,7 @@ def condense(text: str) -> str:
     if "\x00" in text:
         text = _ORPHAN_AND.sub(" ", text).replace("\x00", "")
     text = _after(_PREFIX, text, _PREFIX_FIRST)
-    if "–" in text or "—" in text:
+    if not ascii and ("–" in text or "—" in text):
         text = _NAMED_BETWEEN.sub(r"\2: \1 ", text, count=1)
     if not printable(text) or "  " in text or text[:1] == " " or text[-1:] == " ":
         text = " ".join(text.split())  # else one-spaced already: no list of words to build and join

@@ -300,7 +300,7 @@ _KIND_AT_END = re.compile(
     r"(?<![\w-])(?:[a-z][a-z-]+ ){0,2}(?:framework|method|approach|algorithm|model|system|network|"
     r"architecture|technique|scheme|strategy|module|loss)$"
 )
-_TITLE_RUN = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+){2,5}\b")
+_TITLE_RUN = re.compile(r"[A-Z](?<!\w[A-Z])[a-z]+(?: [A-Z][a-z]+){2,5}\b")  # \b[A-Z]: scans for capitals
 
 
 def _said_with(label: str, gist: str, sentences: list[str]) -> bool:
