@@ -25,6 +25,7 @@ from index.render.sanitize import sanitize
 # unbroken 25 KB token) as cheap as a normal one, and every repeat below is bounded for the same reason.
 _SCAN = 1500
 _SCAN_MAX = 3000
+BestClaim = tuple[int, str, int] | None  # claims.best_claim's answer: sentence index, verb, end of the verb
 # "We use X to provide Y": Y is the contribution and X the means.
 _MEANS = re.compile(
     r"^([^,;]{3,90}?)\s+to\s+(?:provide|build|develop|design|derive|construct|obtain|give|create|devise|"
@@ -132,9 +133,9 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     claims = claims_by_sentence(text, starts)
     best = best_claim(sentences, claims)
     names = named_contribution(text, sentences, claims, best) or defined(sentences)
+    if names:  # the gist (~28k instructions) only where the named line reads it: few of them do
+        return _finish(_named(names, sentences, best, max_len), max_len, text)
     gist = _gist(sentences, best)
-    if names:
-        return _finish(_named(names, sentences, gist, max_len), max_len, text)
     asked = sentences[0][: sentences[0].find("?") + 1] if "?" in sentences[0] else ""  # (`in` costs less)
     if asked and len(asked) <= max_len and _ANSWERS.search(gist[:120]):  # "... when this is possible"
         return _finish(asked, max_len, text)  # is headed by the question: "Which classes can be learned ...?"
@@ -171,10 +172,10 @@ def _close_quote(line: str, text: str) -> str:
     return line.replace('"', "")
 
 
-def _named(names: tuple[str, str, str], sentences: list[str], gist: str, max_len: int) -> str:
+def _named(names: tuple[str, str, str], sentences: list[str], best: BestClaim, max_len: int) -> str:
     """`NAME: what it is and does`; when that is only the name spelled out, what the next sentence says."""
     asked = AcronymOnly()  # a line _named_line tested is tested here again: each once
-    line = _named_line(names, sentences, gist, max_len, asked)
+    line = _named_line(names, sentences, best, max_len, asked)
     spelled = asked[line]
     if not spelled and not (" for " in line and asked[line.split(" for ", 1)[0]]):
         return line
@@ -204,7 +205,7 @@ _FOLLOWS = re.compile(
 
 
 def _named_line(
-    names: tuple[str, str, str], sentences: list[str], gist: str, max_len: int, asked: AcronymOnly
+    names: tuple[str, str, str], sentences: list[str], best: BestClaim, max_len: int, asked: AcronymOnly
 ) -> str:
     """`NAME: what it is and does`; when the expansion leaves no room for what it does, without it."""
     label, expansion, description = names
@@ -236,7 +237,7 @@ def _named_line(
     crowded = len(bodies) == 2 and not description.startswith("+")
     first, first_usable = "", False
     for body in bodies:
-        body = condense(body or as_headline(gist.replace(label, "", 1)))
+        body = condense(body or as_headline(_gist(sentences, best).replace(label, "", 1)))
         spelled_out = expansion and len(body.split()) <= len(expansion.split()) + 1  # cheap before exact
         if not expansion and "-" in label:
             body = _spelled_in_label(label, body)  # "List-GRPO: ... Group Relative Policy Optimization"
@@ -252,8 +253,9 @@ def _named_line(
             if not expansion
             else spelled_out and (asked[f"{label}: {body}"] or _SAYS.search(body) is None)
         ) or (pointer is not None and pointer.start() >= 8)
-        if body and vague and gist[:3] == "to " and label not in gist and _said_with(label, gist, sentences):
-            body = condense(as_headline(gist))  # "we propose to leverage X ..., and develop Y (YZ)": X
+        told = _gist(sentences, best) if body and vague else ""  # worked out only where it is read
+        if told[:3] == "to " and label not in told and _said_with(label, told, sentences):
+            body = condense(as_headline(told))  # "we propose to leverage X ..., and develop Y (YZ)": X
         elif body and vague:
             field = topic(sentences[0])
             if not field or (len(field) > 32 and len(label) + len(body) + len(field) > max_len):
@@ -327,7 +329,7 @@ def _head(item: str) -> str:
     return " ".join(words[:6])
 
 
-def _gist(sentences: list[str], best: tuple[int, str, int] | None) -> str:
+def _gist(sentences: list[str], best: BestClaim) -> str:
     if best is None:
         return without_claimant(sentences[0])
     index, verb, end = best
