@@ -94,6 +94,11 @@ def acronym_only(line: str) -> bool:
     if match is None:
         return False
     label, body = match.groups()
+    # An expansion starts with the acronym's first letter (its first alphanumeric, lowered): a body that does
+    # not is no spelled-out name, answered before any other test (the expansion_of calls cost ~30k each).
+    initial, lead = next(filter(str.isalnum, label), "").lower()[:1], body.lstrip()[:1]
+    if not lead or (initial and lead.lower()[:1] != initial):
+        return False
     capitals = sum(map(str.isupper, label)) + sum(map(str.isdigit, label))  # map: no per-letter frame
     if " " in label or capitals < 2:
         return False
@@ -102,11 +107,6 @@ def acronym_only(line: str) -> bool:
         return False  # "... system that allows users to ...": it says what it does
     if len(words) - sum(map(STOP_ENDINGS.__contains__, map(str.lower, words))) > capitals + 1:
         return False  # "PanoFormer: panorama Transformer to estimate depth": more than a spelled-out name
-    # An expansion starts with the acronym's first letter (its first alphanumeric, lowered): when the body
-    # does not, neither kept span is one, and the two expansion_of calls (~30k instructions) are skipped.
-    initial = next(filter(str.isalnum, label), "").lower()[:1]
-    if not words or (initial and words[0][:1].lower()[:1] != initial):
-        return False
     for drop in (0, 1):  # "... Network" or "... Network framework": the kind adds nothing
         kept = words[: len(words) - drop]
         if kept and expansion_of(label, " ".join(kept)) == " ".join(kept):
