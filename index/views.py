@@ -10,7 +10,7 @@ from itertools import compress
 
 from index.search.index import SearchIndex
 from index.search.models import ForYouHit, MarkFilter, SearchHit, SearchResult
-from index.search.query import FOR_YOU_TAG_FILTER, NOTE_FILTER, TAG_FILTER
+from index.search.query import FOR_YOU_TAG_FILTER, NOTE_FILTER, TAG_FILTER, mark_filters
 from index.state.notes import note_matches, pattern_words
 from index.state.store import StateLookup, StateStore
 from index.state.tags import TagNameError
@@ -168,13 +168,16 @@ def newest_starred_first(ids: Sequence[str], state: StateStore) -> tuple[str, ..
 FOR_YOU_SIZE = 200
 """How many papers `is:foryou` keeps: the unread papers most like the user's starred ones."""
 FOR_YOU_RE = re.compile(r"(?<!\S)is:(?i:foryou)(?!\S)")  # as the parser takes `is:` filters
-_FOR_YOU_TAG_RE = re.compile(r'(?<!\S)(?i:foryou):("[^"]*"|\S+)')  # as the parser takes `foryou:NAME`
 
 
 def for_you_tag(query: str) -> str | None:
     """The tag a query's `foryou:NAME` seeds its for-you list with (the last one wins), or None."""
-    names = [" ".join(found.strip('"').split()) for found in _FOR_YOU_TAG_RE.findall(query)]
-    return next((name for name in reversed(names) if name), None)
+    tags = [
+        found[len(FOR_YOU_TAG_FILTER) :]
+        for found in mark_filters(query)
+        if found.startswith(FOR_YOU_TAG_FILTER)
+    ]
+    return tags[-1] if tags else None
 
 
 def for_you(

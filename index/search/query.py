@@ -234,6 +234,13 @@ def malformed(text: str) -> str | None:
     return None
 
 
+def mark_filters(typed: str) -> list[str]:
+    """The `tag:`/`note:`/`foryou:` filters of a query, as `QueryParsers.parse` takes them ("-" first)."""
+    filters: list[str] = []
+    _take_mark_filters(typed, filters, [])
+    return filters
+
+
 def _take_mark_filters(text: str, filters: list[str], notices: list[str]) -> str:
     """Move `tag:`/`note:`/`foryou:` filters (`-` first: without) from `text` to `filters`; say when one is
     empty, or when a `-foryou:` asks for something that has no meaning (papers unlike a tag's)."""
