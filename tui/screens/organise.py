@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.text import Text
 from textual.app import SystemCommand
@@ -34,9 +34,18 @@ if TYPE_CHECKING:
     from tui.widgets.paper_detail import PaperView
     from tui.widgets.paper_list import PaperList
 
-Seeds = tuple[frozenset[str], bool, str | None, Mapping[str, tuple[str, ...]] | None]
-"""What the for-you reasons depend on: the stars, whether the index is ready, the tag seeding the list (None:
-the stars) and, with a tag, the tag map it was read from (a new map after every tag change)."""
+
+class Seeds(NamedTuple):
+    """What the for-you reasons depend on; equal seeds need no new reasons."""
+
+    starred: frozenset[str]
+    index_ready: bool
+    tag: str | None
+    """The tag seeding the list; None: the stars."""
+    tags: Mapping[str, tuple[str, ...]] | None
+    """With a tag, the tag map it was read from (a new map after every tag change)."""
+
+
 WHY_TERMS = 4
 """Shared key terms named on the for-you line."""
 NEAREST_WIDTH = 48
@@ -100,7 +109,7 @@ class Organising:
         if view.why is None and (tag or shown.filter == "foryou" or FOR_YOU_RE.search(shown.query)):
             self._refresh_for_you(tag)
             done = self._for_you_for
-            hit = self.for_you.get(paper_id) if done is not None and done[2] == tag else None
+            hit = self.for_you.get(paper_id) if done is not None and done.tag == tag else None
             if hit is not None:
                 view = replace(view, why=self._why(hit, tag))
         return view
@@ -133,14 +142,16 @@ class Organising:
         reason must not vanish from the pane then. The store hands out the same cached set until something
         is committed, and tuples compare their parts by identity first, so comparing seeds is nearly free.
         """
-        return self._library.starred_ids(), self._library.index_ready, tag, None if tag is None else self.tags
+        return Seeds(
+            self._library.starred_ids(), self._library.index_ready, tag, None if tag is None else self.tags
+        )
 
     def warm(self) -> None:
         """Compute the for-you list in a worker until it has been computed over a ready index (the screen
         asks at start and before each search), so its cold first call, which reads the term weights, never
         sits on a keystroke; later it is recomputed only while for you is shown."""
         done = self._for_you_for
-        if done is None or not done[1]:
+        if done is None or not done.index_ready:
             self._refresh_for_you()
 
     def _refresh_for_you(self, tag: str | None = None) -> None:
@@ -159,7 +170,7 @@ class Organising:
     def _compute_for_you(self, seen: Seeds) -> None:
         """The worker, in its own thread: it reaches the UI only through `call_from_thread`."""
         try:
-            hits = self._library.discovery.for_you(FOR_YOU_SIZE, tag=seen[2])
+            hits = self._library.discovery.for_you(FOR_YOU_SIZE, tag=seen.tag)
         except Exception as error:  # the list itself reports a failing index; the reasons are a nicety
             self._host.app.call_from_thread(self._for_you_failed, seen, error)
             return
