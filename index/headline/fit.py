@@ -360,8 +360,7 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
         words, room = terse.split(" "), max_len - question
         # (each try's first test, here: most lines are too long for one, or have no compound)
         whole = without_grading(terse, room, words) if len(terse) <= room + 30 else ""
-        if not whole and len(terse) <= room + 40 and "-" in terse:
-            whole = _without_hyphenated(terse, room, words)
+        whole = whole or (_without_hyphenated(terse, room, words) if "-" in terse else "")
         if not whole and "," in terse:
             whole = without_listed(terse, room)
         if whole := whole or _shortest_head(terse, room, words):
