@@ -6,6 +6,9 @@ least-disturbed CPU time is the closest to what the code costs. Both sides get t
     git archive c619c72 | tar -x -C /tmp/hl-base
     .venv/bin/python bench/bench_headline.py --base /tmp/hl-base --count 5000 --instructions 500
 
+An install compiles this tree's rules with mypyc (hatch_build.py); PAPERS_PURE_PYTHON=1 times its
+sources instead. The base runs as it was: pure Python.
+
 CPU time on a shared machine swings by 30%; `--instructions N` also counts instructions under callgrind
 (one round minus no round, so start-up and imports cancel, over N abstracts spread through the sample),
 which repeats to within a percent. Instructions are a proxy that flatters Python-level code: a bytecode
@@ -107,7 +110,10 @@ def main() -> None:
         return
 
     sys.path.insert(0, str(REPO))
+    from index.headline import is_compiled
     from index.render.abstract import to_plain
+
+    print(f"this tree runs its headline rules {'compiled (mypyc)' if is_compiled() else 'as pure Python'}")
 
     plain = [to_plain(raw) for raw in spread_sample(args.listings, args.count)]
     sides = {"this tree": REPO} | ({"base": args.base.resolve()} if args.base is not None else {})
