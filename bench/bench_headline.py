@@ -1,7 +1,9 @@
 """Headline time per paper against another checkout (a base commit): prints numbers, asserts nothing.
 
-The machine is shared, so each side runs in its own process, alternately, and the best round counts: the
-least-disturbed CPU time is the closest to what the code costs. Both sides get the same plain abstracts.
+The machine is shared and its CPU speed drifts by a quarter over seconds, so each side runs in its own
+process and the two take turns, one round each: the best round of each side counts (the least-disturbed CPU
+time is the closest to what the code costs), and so does the median of the rounds' ratios (each pair of
+rounds ran seconds apart). Both sides get the same plain abstracts.
 
     git archive c619c72 | tar -x -C /tmp/hl-base
     .venv/bin/python bench/bench_headline.py --base /tmp/hl-base --count 5000 --instructions 500
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -52,27 +55,41 @@ def _load_headline(root: Path) -> Callable[[str], str]:
     return headline
 
 
-def worker(root: Path, data: Path, rounds: int) -> None:
-    """Print the CPU seconds of each round of headlines over the abstracts in `data`, one per line."""
+def worker(root: Path, data: Path, rounds: int | None) -> None:
+    """Print the CPU seconds of each round of headlines over the abstracts in `data`, one per line: `rounds`
+    of them, or (None) one for each line read from stdin, so that two workers can take turns."""
     headline = _load_headline(root)
     abstracts: list[str] = json.loads(data.read_text(encoding="utf-8"))
     for abstract in abstracts[:50]:
         headline(abstract)  # warm the regex caches
-    for _ in range(rounds):
+    for _ in range(rounds) if rounds is not None else sys.stdin:
         start = time.process_time()
         for abstract in abstracts:
             headline(abstract)
         print(time.process_time() - start, flush=True)
 
 
-def _run(root: Path, data: Path, rounds: int) -> list[float]:
-    out = subprocess.run(
-        [sys.executable, __file__, "--worker", str(root), "--data", str(data), "--rounds", str(rounds)],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return [float(line) for line in out.split()]
+def _take_turns(sides: dict[str, Path], data: Path, rounds: int) -> dict[str, list[float]]:
+    """CPU seconds of each side's rounds, the sides' workers running one round each in turn."""
+    command = [sys.executable, __file__, "--data", str(data), "--worker"]
+    workers = {
+        name: subprocess.Popen(
+            [*command, str(root)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        for name, root in sides.items()
+    }
+    times: dict[str, list[float]] = {name: [] for name in sides}
+    try:
+        for _ in range(rounds):
+            for name, process in workers.items():
+                assert process.stdin is not None and process.stdout is not None
+                process.stdin.write("\n")
+                process.stdin.flush()
+                times[name].append(float(process.stdout.readline()))
+    finally:
+        for process in workers.values():
+            process.communicate()
+    return times
 
 
 def _instructions(root: Path, data: Path, rounds: int) -> int:
@@ -93,8 +110,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--base", type=Path, help="another checkout to compare with (e.g. /tmp/hl-base)")
     parser.add_argument("--count", type=int, default=5000, help="corpus abstracts to time")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds per process")
-    parser.add_argument("--repeat", type=int, default=3, help="processes per side, alternating")
+    parser.add_argument("--rounds", type=int, help="rounds per side, taken in turns (default 15)")
     parser.add_argument("--listings", type=Path, default=CORPUS)
     parser.add_argument(
         "--instructions",
@@ -117,21 +133,20 @@ def main() -> None:
 
     plain = [to_plain(raw) for raw in spread_sample(args.listings, args.count)]
     sides = {"this tree": REPO} | ({"base": args.base.resolve()} if args.base is not None else {})
-    best: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder) / "abstracts.json"
         data.write_text(json.dumps(plain), encoding="utf-8")
-        for _ in range(args.repeat):
-            for name, root in sides.items():
-                times = _run(root, data, args.rounds)
-                best[name] = min([best.get(name, float("inf")), *times])
-    for name, seconds in best.items():
+        times = _take_turns(sides, data, args.rounds or 15)
+    for name, rounds in times.items():
         print(
-            f"{name:10} {len(plain)} headlines: best round {seconds:.3f} s CPU, "
-            f"{seconds / len(plain) * 1e6:.1f} us per headline"
+            f"{name:10} {len(plain)} headlines: best of {len(rounds)} rounds {min(rounds):.3f} s CPU, "
+            f"{min(rounds) / len(plain) * 1e6:.1f} us per headline"
         )
-    if "base" in best:
-        print(f"ratio this tree / base: {best['this tree'] / best['base']:.3f}")
+    if "base" in times:
+        ratios = sorted(ours / base for ours, base in zip(times["this tree"], times["base"], strict=True))
+        best = min(times["this tree"]) / min(times["base"])
+        print(f"ratio this tree / base: {best:.3f} (best rounds), {statistics.median(ratios):.3f} (median of")
+        print(f"  the rounds' ratios, which range {ratios[0]:.3f}-{ratios[-1]:.3f})")
     if args.instructions:  # one round minus no round: the headlines alone, without start-up and imports
         counts: dict[str, float] = {}
         with tempfile.TemporaryDirectory() as folder:
