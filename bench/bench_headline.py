@@ -11,11 +11,12 @@ rounds ran seconds apart). Both sides get the same plain abstracts.
 An install compiles this tree's rules with mypyc (hatch_build.py); PAPERS_PURE_PYTHON=1 times its
 sources instead. The base runs as it was: pure Python.
 
-CPU time on a shared machine swings by 30%; `--instructions N` also counts instructions under callgrind
-(one round minus no round, so start-up and imports cancel, over N abstracts spread through the sample),
-which repeats to within a percent. Instructions are a proxy that flatters Python-level code: a bytecode
-costs more cycles than a regex engine's step (indirect-branch mispredictions, instruction-cache misses;
-`valgrind --tool=callgrind --branch-sim=yes --cache-sim=yes` counts both), so trust CPU time for the verdict.
+CPU time on a shared machine swings by 30%; `--instructions N` also runs N abstracts spread through the
+sample under callgrind with its branch and cache simulation (one round minus no round, so start-up and
+imports cancel), whose counts repeat to within a percent: instructions, branch mispredictions, and L1
+instruction- and data-cache misses. Instructions alone flatter Python-level code, since a bytecode costs
+more cycles than a regex engine's step (indirect-branch mispredictions, instruction-cache misses): read the
+four together, and CPU time for the verdict.
 """
 
 from __future__ import annotations
@@ -92,18 +93,26 @@ def _take_turns(sides: dict[str, Path], data: Path, rounds: int) -> dict[str, li
     return times
 
 
-def _instructions(root: Path, data: Path, rounds: int) -> int:
-    """Instructions a worker executes under callgrind: counts, unlike CPU time, ignore the other tenants."""
+# callgrind's summary lines, with each event's total as the first number: what a headline costs the CPU.
+_EVENTS = {
+    "instructions": "I   refs",
+    "branch mispredictions": "Mispredicts",
+    "L1i misses": "I1  misses",
+    "L1d misses": "D1  misses",
+}
+
+
+def _simulated(root: Path, data: Path, rounds: int) -> dict[str, int]:
+    """Event counts of a worker under callgrind: counts, unlike CPU time, ignore the other tenants."""
     with tempfile.TemporaryDirectory() as folder:
-        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/cg.out", sys.executable]
-        command += [__file__, "--worker", str(root), "--data", str(data), "--rounds", str(rounds)]
-        out = subprocess.run(
-            command,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stderr
-    return int(re.findall(r"Collected : (\d+)", out)[-1])
+        command = ["valgrind", "--tool=callgrind", "--branch-sim=yes", "--cache-sim=yes"]
+        command += [f"--callgrind-out-file={folder}/cg.out", sys.executable, __file__, "--worker", str(root)]
+        command += ["--data", str(data), "--rounds", str(rounds)]
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stderr
+    return {
+        event: int(re.findall(rf"{label}:\s+([\d,]+)", out)[-1].replace(",", ""))
+        for event, label in _EVENTS.items()
+    }
 
 
 def main() -> None:
@@ -148,17 +157,23 @@ def main() -> None:
         print(f"ratio this tree / base: {best:.3f} (best rounds), {statistics.median(ratios):.3f} (median of")
         print(f"  the rounds' ratios, which range {ratios[0]:.3f}-{ratios[-1]:.3f})")
     if args.instructions:  # one round minus no round: the headlines alone, without start-up and imports
-        counts: dict[str, float] = {}
+        counts: dict[str, dict[str, float]] = {}
         with tempfile.TemporaryDirectory() as folder:
             data = Path(folder) / "abstracts.json"
             step = max(1, len(plain) // args.instructions)  # spread like the sample, not its first venues
             data.write_text(json.dumps(plain[step // 2 :: step][: args.instructions]), encoding="utf-8")
             for name, root in sides.items():
-                spent = _instructions(root, data, 1) - _instructions(root, data, 0)
-                counts[name] = spent / args.instructions
-                print(f"{name:10} {counts[name] / 1e3:.0f}k instructions per headline (callgrind)")
-        if "base" in counts:
-            print(f"instruction ratio this tree / base: {counts['this tree'] / counts['base']:.3f}")
+                one, none = _simulated(root, data, 1), _simulated(root, data, 0)
+                counts[name] = {event: (one[event] - none[event]) / args.instructions for event in _EVENTS}
+        print(f"per headline, under callgrind ({args.instructions} abstracts):")
+        for event in _EVENTS:
+            line = "".join(f"  {name} {counts[name][event] / 1e3:7.1f}k" for name in counts)
+            ratio = (
+                f"  ratio {counts['this tree'][event] / counts['base'][event]:.3f}"
+                if "base" in counts
+                else ""
+            )
+            print(f"  {event:22}{line}{ratio}")
 
 
 if __name__ == "__main__":
