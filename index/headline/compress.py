@@ -4,21 +4,22 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import Final  # compiled, a Final constant is a C static: no dict lookup at each use
 
 from index.headline.phrase import base_form, gerund
 
 # Headline style drops articles, possessives and an adverb before its verb ("correctly identifying").
 # (On one-spaced text, starting with the literal space: a lookbehind would be 5x slower.)
 # (Flat: each alternative starts with its literal, which the engine tests before entering it.)
-_ARTICLE = re.compile(r" (?:a|an|the|their(?! own\b)|its(?! own\b)) (?=[a-z])")
-_ADVERB = re.compile(
+_ARTICLE: Final = re.compile(r" (?:a|an|the|their(?! own\b)|its(?! own\b)) (?=[a-z])")
+_ADVERB: Final = re.compile(
     r" (?!(?:early|family|supply|apply|reply|rely|assembly|anomaly|fully|partially)\b)"
     r"[a-z]{3,}ly(?= [a-z]+(?:ing|ed)\b)"
 )
 # What every `_ADVERB` match ends with, from a literal: the sub tries each space, this search jumps to "ly ".
-_ADVERB_END = re.compile(r"ly [a-z]+(?:ing|ed)\b")
+_ADVERB_END: Final = re.compile(r"ly [a-z]+(?:ing|ed)\b")
 # Wordy phrases with a short equivalent, tried before a cut drops words that carry meaning.
-_WORDY = {
+_WORDY: Final = {
     " is able to ": " can ",
     " are able to ": " can ",
     " in order to ": " to ",
@@ -38,12 +39,12 @@ _WORDY = {
     " various possible ": " possible ",
 }
 # A noun before "information" already names it; after an adjective ("semantic information") it stays.
-_NOUN_INFORMATION = re.compile(
+_NOUN_INFORMATION: Final = re.compile(
     r"( (?:context|depth|motion|location|position|label|structure|geometry|texture|colou?r|shape|pose))"
     r" information\b"
 )
 # Rarer wordy phrases, apart: each alternative `_WORDY_PHRASES` has costs a try at every space.
-_RANGE_OF = {
+_RANGE_OF: Final = {
     " to gain better understanding of ": " to understand ",  # the article is gone already
     " to gain deeper understanding of ": " to understand ",
     " to gain understanding of ": " to understand ",
@@ -52,10 +53,10 @@ _RANGE_OF = {
     " wide range of ": " various ",  # "incorporating various inputs", as " variety of " says it
     " broad range of ": " various ",
 }
-_RANGE_OF_PHRASES = re.compile("|".join(re.escape(long) for long in _RANGE_OF))
+_RANGE_OF_PHRASES: Final = re.compile("|".join(re.escape(long) for long in _RANGE_OF))
 # "benefits of [employing] hyper-relational KGs": what the benefits come from is the object itself. Apart
 # from `_WORDY`: its keys all start with " ", which the regex engine finds by a fast literal search.
-_BENEFITS_OF = re.compile(r"(enefits|dvantages) of (?:employing|using|utilizing) ")
+_BENEFITS_OF: Final = re.compile(r"(enefits|dvantages) of (?:employing|using|utilizing) ")
 
 
 def _by_first_letter(phrases: dict[str, str]) -> str:
@@ -69,19 +70,19 @@ def _by_first_letter(phrases: dict[str, str]) -> str:
     return " (?:" + "|".join(alternatives) + ")"
 
 
-_WORDY_PHRASES = re.compile(_by_first_letter(_WORDY))
+_WORDY_PHRASES: Final = re.compile(_by_first_letter(_WORDY))
 # "model that learns X" is "model learning X" in headline style; never "that is", "that has" or a noun.
-_RELATIVE = re.compile(
+_RELATIVE: Final = re.compile(
     r" (?:that|which) (?!(?:is|has|was|does|this|thus|its|as|us|less|across|always|perhaps|plus|news|series|"
     r"basis|analysis|process|access|loss|class|bias|focus)\b)([a-z]{3,}s)\b(?= [a-z])"
 )
-_NOT_RELATIVE = frozenset(("in", "of", "by", "on", "to", "for", "with", "from", "such", "so"))
-_CAN = re.compile(
+_NOT_RELATIVE: Final = frozenset(("in", "of", "by", "on", "to", "for", "with", "from", "such", "so"))
+_CAN: Final = re.compile(
     r" (?:that|which) (?:can|could|is able to|are able to) (?:[a-z]+ly )?([a-z]{3,})\b(?= [a-z])"
 )
 # Abbreviations every reader of the field knows, and adjective pairs where the first carries the idea:
 # both buy the room that keeps a phrase whole ("VAE that learns disentangled representations ...").
-_ABBREVIATIONS = {
+_ABBREVIATIONS: Final = {
     "variational autoencoder": "VAE",
     "large language model": "LLM",
     "graph neural network": "GNN",
@@ -94,26 +95,27 @@ _ABBREVIATIONS = {
     "deep neural network": "DNN",
     "neural network": "NN",
 }
-ABBREVIATIONS = _ABBREVIATIONS  # what a headline may say in letters without spelling it out
+ABBREVIATIONS: Final = _ABBREVIATIONS  # what a headline may say in letters without spelling it out
 # "dataset to investigate the interplay ...": a resource is on its subject, in fewer words.
-_STUDIES = re.compile(
+_STUDIES: Final = re.compile(
     r"(?<![\w-])(dataset|corpus|study|testbed|suite) (?:to|for) (?:investigate|investigating|study|studying|"
     r"examine|examining|explore|exploring|analyze|analyzing|probe|probing)\b"
 )
-_ABBREVIABLE = re.compile("|".join(_ABBREVIATIONS), re.IGNORECASE)
-_TERM_WORDS = ("network", "learning", "language", "autoencoder")  # in the order `_abbreviated` tests them
-_TERMS = tuple(
+_ABBREVIABLE: Final = re.compile("|".join(_ABBREVIATIONS), re.IGNORECASE)
+# In the order `_abbreviated` tests them:
+_TERM_WORDS: Final = ("network", "learning", "language", "autoencoder")
+_TERMS: Final = tuple(
     (long, short, next(index for index, word in enumerate(_TERM_WORDS) if word in long))
     for long, short in _ABBREVIATIONS.items()
 )
 # The terms in their order, by which of `_TERM_WORDS` a text has: no test per term whose word is absent.
-_TERMS_WITH = {
+_TERMS_WITH: Final = {
     present: tuple((long, short) for long, short, needed in _TERMS if present[needed])
     for present in itertools.product((False, True), repeat=len(_TERM_WORDS))
 }
-_ADJECTIVE_END = r"(?:ed|al|ive|ic|ent|ant|ous|able|ible|ary|ful|ar)"
+_ADJECTIVE_END: Final = r"(?:ed|al|ive|ic|ent|ant|ous|able|ible|ary|ful|ar)"
 # (Only a participle first: "dominant and residual motions" names two kinds, and neither may go.)
-_ADJECTIVE_PAIR = re.compile(rf"\b([a-z]+ed) and ([a-z]+{_ADJECTIVE_END}) (?=[a-z])")
+_ADJECTIVE_PAIR: Final = re.compile(rf"\b([a-z]+ed) and ([a-z]+{_ADJECTIVE_END}) (?=[a-z])")
 
 
 def _participial(match: re.Match[str]) -> str:
@@ -157,10 +159,12 @@ def _first_of_pair(match: re.Match[str]) -> str:
 
 
 # "approach that is suitable for X": the adjective, with what it is suitable for, modifies the noun itself.
-_THAT_IS = re.compile(r" (?:that|which) (?:is|are) (?=[a-z]{3,}(?:able|ible|ent|ant) (?:for|to|with|in) )")
-_GRADE_ROOM = 10  # what one grading word ("efficient") frees when `without_grading` drops it
+_THAT_IS: Final = re.compile(
+    r" (?:that|which) (?:is|are) (?=[a-z]{3,}(?:able|ible|ent|ant) (?:for|to|with|in) )"
+)
+_GRADE_ROOM: Final = 10  # what one grading word ("efficient") frees when `without_grading` drops it
 # "explicitly and adaptively expands": two adverbs that only grade the verb after them.
-_GRADING_PAIR = re.compile(r" ([a-z]{3,}ly),? and ([a-z]{3,}ly) (?=[a-z])")
+_GRADING_PAIR: Final = re.compile(r" ([a-z]{3,}ly),? and ([a-z]{3,}ly) (?=[a-z])")
 
 
 def _ungraded_pair(match: re.Match[str]) -> str:
@@ -261,10 +265,12 @@ def without_grading(text: str, limit: int, split: list[str]) -> str:
     return ""
 
 
-_GRADED_BY = frozenset(("more", "most", "less", "least", "very", "so", "as", "and", "or", "both", "highly"))
+_GRADED_BY: Final = frozenset(
+    ("more", "most", "less", "least", "very", "so", "as", "and", "or", "both", "highly")
+)
 
 
-_GRADING = frozenset(
+_GRADING: Final = frozenset(
     re.findall(
         r"\S+",
         "efficient effective robust scalable simple practical powerful flexible lightweight accurate fast "
@@ -277,7 +283,7 @@ _GRADING = frozenset(
 
 
 # "-ing" words that name a thing ("representation learning"), so a participle cut never starts at them.
-GERUND_NOUNS = frozenset(
+GERUND_NOUNS: Final = frozenset(
     re.findall(
         r"\S+",
         "learning training modeling modelling reasoning understanding processing planning clustering "
@@ -297,11 +303,11 @@ GERUND_NOUNS = frozenset(
 
 # "intrinsically parallel, lock-free and formally correct [language]": qualities listed before one noun,
 # each an adjective by its form (after an adverb, hyphenated, or with an adjective's ending).
-_QUALITY = r"(?:[a-z]+ly [a-z]+|[a-z]+-[a-z]+|[a-z]+(?:al|ic|ive|ous|able|ible|ful|less|ent|ant))"
+_QUALITY: Final = r"(?:[a-z]+ly [a-z]+|[a-z]+-[a-z]+|[a-z]+(?:al|ic|ive|ous|able|ible|ful|less|ent|ant))"
 # From the literal ", " after the first quality, so the regex engine jumps between candidates; the first
 # quality is then matched backwards from that comma. Lower case only after it: re.I costs 4x here.
-_LISTED = re.compile(rf", (?:{_QUALITY}, )*{_QUALITY},? (?:and|or) {_QUALITY} (?=[a-z][\w-]* )")
-_FIRST_QUALITY = re.compile(rf"(?:^| ){_QUALITY}$", re.I)
+_LISTED: Final = re.compile(rf", (?:{_QUALITY}, )*{_QUALITY},? (?:and|or) {_QUALITY} (?=[a-z][\w-]* )")
+_FIRST_QUALITY: Final = re.compile(rf"(?:^| ){_QUALITY}$", re.I)
 
 
 def without_listed(text: str, limit: int) -> str:

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import re
+from typing import Final  # compiled, a Final constant is a C static: no dict lookup at each use
 
 from index.headline.spaces import any_word, printable
 
-_CITED_BY = re.compile(r" by (?:\([^()]{0,80}\d{4}[a-z]?\)|\[[^\[\] ]{3,60}\]) ")
-_SQUARE = re.compile(r"\s*\[[^\[\]]{0,80}\]")
+_CITED_BY: Final = re.compile(r" by (?:\([^()]{0,80}\d{4}[a-z]?\)|\[[^\[\] ]{3,60}\]) ")
+_SQUARE: Final = re.compile(r"\s*\[[^\[\]]{0,80}\]")
 # The regex tries its 13 words at every position, 5x slower than first checking that one of them is there
 # (in `condense`).
 # Case-sensitive with both cases of the first letter, grouped by it, starting with a literal space: 5x
 # faster than \b with IGNORECASE, which tries every position (a leading space is added for the first word).
 # The lookahead of the first letters fails most spaces with one class test instead of ten alternatives.
-_FILLER = re.compile(
+_FILLER: Final = re.compile(
     r" (?=[FfNnSsUuPpHhEeCcDd])(?:[Ff](?:or the first time|irst)"
     r"|[Nn](?:ovel(?!(?i:\s+(?:classes|categories|objects|views|concepts)\b))"
     r"|ew(?!(?i:\s+(?:domains?|tasks?|classes|languages?|environments?|users|categories|concepts|prompts|"
@@ -22,9 +23,9 @@ _FILLER = re.compile(
     r"(?:\s*,|\s+(?i:and|or|yet|but))?(?=\s)"
 )
 # An aside between dashes ("methods - yet practical - for ...") interrupts the phrase a headline needs.
-_ASIDE = re.compile(r"\s+(?:-{1,2}|–|—)\s*[^-–—.;]{1,60}?\s*(?:-{1,2}|–|—)\s+|—[^—.;]{1,60}—")
+_ASIDE: Final = re.compile(r"\s+(?:-{1,2}|–|—)\s*[^-–—.;]{1,60}?\s*(?:-{1,2}|–|—)\s+|—[^—.;]{1,60}—")
 # Whoever makes the claim is not what the paper is about: "We give ...", "This work leverages ...".
-_CLAIMANT = re.compile(
+_CLAIMANT: Final = re.compile(
     r"^(?:(?:in this (?:paper|work)|here|to this end|finally)\s*,?\s+)?"
     r"(?:we|this (?:position )?(?:paper|work|article|study|note|thesis)|our (?:paper|work))\s+"
     r"(?:(?:\w+ly|also|further|then|first|here)\s+){0,2}"
@@ -33,63 +34,71 @@ _CLAIMANT = re.compile(
     re.IGNORECASE,
 )
 # A determiner that points back to a sentence the headline does not show ("Our model ...", "These tasks").
-_BACK_REFERENCE = re.compile(r"^(?:our|their|its|these|those|this|such)\s+(?=\w)", re.IGNORECASE)
-_INTERJECTION = re.compile(r",\s+which\s[^,.;]{0,80},")
-_BASED_ASIDE = re.compile(
+_BACK_REFERENCE: Final = re.compile(r"^(?:our|their|its|these|those|this|such)\s+(?=\w)", re.IGNORECASE)
+_INTERJECTION: Final = re.compile(r",\s+which\s[^,.;]{0,80},")
+_BASED_ASIDE: Final = re.compile(
     r",\s+(?:based (?:up)?on|inspired by|motivated by|building on|following) "
     r"(?:this|these|that|such|the above)\s[^,.;]{1,40},"
 )
-_POINTER = re.compile(r" (?:this|these|those|such) (?=[a-z]\w+ \w)")
-_POINTED_FROM = frozenset(("for", "of", "to", "in", "on", "with", "from", "under"))
+_POINTER: Final = re.compile(r" (?:this|these|those|such) (?=[a-z]\w+ \w)")
+_POINTED_FROM: Final = frozenset(("for", "of", "to", "in", "on", "with", "from", "under"))
 # "..., which address these challenges": a clause that only points back says nothing here.
 # Without its optional leading comma, so the engine jumps between spaces (`condense` adds the comma back).
-_ADDRESSES_IT = re.compile(
+_ADDRESSES_IT: Final = re.compile(
     r" (?:which|that) (?:\w+ly\s+)?(?:address|tackle|solve|overcome|mitigate|alleviate|resolve|fix|"
     r"handle|remedy|correct|remove|avoid)(?:e?s)?\s+(?:these|this|those|such|both|the above|all|them|it)\b"
     r"[^,;]{0,60}(?:\swhile\s[^,;]{0,100})?$"
 )
 # "a framework for X, particularly for Y": the narrower use is the one a reader looks for, and the comma
 # would end the headline before it.
-_NARROWER = re.compile(r",\s+(?:particularly|especially|notably|in particular)\s+(?=(?:for|in|on|to)\s)")
+_NARROWER: Final = re.compile(
+    r",\s+(?:particularly|especially|notably|in particular)\s+(?=(?:for|in|on|to)\s)"
+)
 # "the reasoning power of LLMs": the activity is what the headline needs; the word after it only measures.
 # The activities found from their first letters (any_word), not from a `\b` tried at every position.
-_ACTIVITIES = "reasoning|representation|modeling|modelling|generalization|generation|understanding|planning"
-_MEASURE = re.compile(
+_ACTIVITIES: Final = (
+    "reasoning|representation|modeling|modelling|generalization|generation|understanding|planning"
+)
+_MEASURE: Final = re.compile(
     f"({any_word(_ACTIVITIES)}) " + r"(?:power|capability|capabilities|ability|abilities|capacity)\b(?= of\s)"
 )
 # "algorithm–Regressor Elimination – with a regret ...": a name set off by dashes names the thing.
-_NAMED_BETWEEN = re.compile(r"^([a-z][\w-]*(?: [a-z][\w-]*){0,3})\s*[–—]\s*([A-Z][^–—.;,]{2,40}?)\s*[–—]\s+")
+_NAMED_BETWEEN: Final = re.compile(
+    r"^([a-z][\w-]*(?: [a-z][\w-]*){0,3})\s*[–—]\s*([A-Z][^–—.;,]{2,40}?)\s*[–—]\s+"
+)
 # "the MAML algorithm of Finn et al. as a method": whose it is matters less than what it becomes.
-_OWNER = re.compile(r"(?:^|,? )(?:of|by) [A-Z][\w'-]+(?: and [A-Z][\w'-]+)? et al\.?,?(?= )")
+_OWNER: Final = re.compile(r"(?:^|,? )(?:of|by) [A-Z][\w'-]+(?: and [A-Z][\w'-]+)? et al\.?,?(?= )")
 # "model, where we relax this assumption by allowing X" / "which builds on prior work by learning X": how
 # the paper gets there is the part after "by", said of the thing itself ("model allowing X").
-_BY_MEANS = re.compile(
+_BY_MEANS: Final = re.compile(
     r"(?:,? |^)(?:where we [a-z]+ (?:this|these|that|the|our) [a-z]+"
     r"|which builds on (?:prior|previous|earlier) work) by (?=[a-z]{3,}ing )"
 )
 # "learning what we call a neural scene decomposition": the thing, without the naming of it.
-_WE_CALL = re.compile(r" what (?:we|is) (?:call|called|term|termed|dub|dubbed) (?:an? |the )?")
+_WE_CALL: Final = re.compile(r" what (?:we|is) (?:call|called|term|termed|dub|dubbed) (?:an? |the )?")
 # "an algorithm that achieves that, with a regret of X": the pointer says nothing, the regret does.
-_DOES_THAT = re.compile(r" (?:that|which) (?:achieves|does|accomplishes|solves|attains) (?:that|this|it)\b,?")
+_DOES_THAT: Final = re.compile(
+    r" (?:that|which) (?:achieves|does|accomplishes|solves|attains) (?:that|this|it)\b,?"
+)
 # "dataset to further encourage research in this direction": every resource hopes to; it says nothing.
-_HOPES = re.compile(
+_HOPES: Final = re.compile(
     r",? (?:in order )?to (?:further |also )?(?:encourage|facilitate|foster|spur|stimulate|support|promote|"
     r"enable|inspire|advance|benefit|accelerate) (?:further |future |more |follow-up )?"
     r"(?:research|work|studies|progress) (?:in|on|along) (?:this|these) "
     r"(?:direction|area|field|line|topic|problem)s?\b.{0,40}$"
 )
-_THIS_PAPER = re.compile(r"\s*\b(?:to|in) this (?:study|paper|work)\b")
-_CONDENSE_SPAN = 400
+_THIS_PAPER: Final = re.compile(r"\s*\b(?:to|in) this (?:study|paper|work)\b")
+_CONDENSE_SPAN: Final = 400
 # What a gist starts with that a headline does not: leading articles; then a conjunction left over once its
 # subject and filler are gone ("and efficient encoding"); then "general" ("A general FD methodology": every
 # contribution claims generality, the headline needs the room). One match: each part is optional, so the
 # greedy path takes each in turn as three anchored patterns would, at one regex call instead of three.
-_PREFIX = re.compile(
+_PREFIX: Final = re.compile(
     r"(?i:(?:(?:a|an|the|that)\s+)*(?:(?:and|or|but|yet|,)\s+)*)"
     r"(?:(?:general|generic)\s+(?!and\b|or\b)(?=\S+\s+\S))?"
 )
 # The ASCII characters `_PREFIX` can take a first character from, in any case it matches.
-_PREFIX_FIRST = "aAtToObByY,g"
+_PREFIX_FIRST: Final = "aAtToObByY,g"
 
 
 def _after(prefix: re.Pattern[str], text: str, letters: str) -> str:
@@ -136,7 +145,7 @@ def _big_o(text: str, opening: int) -> bool:
     return opening < 2 or not text[opening - 2].isalnum()
 
 
-_ORDERS = frozenset("OΩΘÕ")
+_ORDERS: Final = frozenset("OΩΘÕ")
 
 
 def without_owner(text: str) -> str:
@@ -167,7 +176,7 @@ def without_claimant(text: str) -> str:
     return _after(_BACK_REFERENCE, _after(_CLAIMANT, text, "iIhHtTfFwWoO"), "oOtTiIsS")
 
 
-_ORPHAN_AND = re.compile(r" (?:and|or) ?\x00")
+_ORPHAN_AND: Final = re.compile(r" (?:and|or) ?\x00")
 
 
 def _without_pointer(match: re.Match[str]) -> str:
@@ -190,7 +199,7 @@ def _aside_unless_list(match: re.Match[str]) -> str:
     return match.group(0) if _LIST_GOES_ON.match(after) else ""
 
 
-_LIST_GOES_ON = re.compile(r"\s*[\w-]+(?:,\s*[\w-]+)*,?\s+(?:and|or)\s")
+_LIST_GOES_ON: Final = re.compile(r"\s*[\w-]+(?:,\s*[\w-]+)*,?\s+(?:and|or)\s")
 
 
 def condense(text: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Final  # compiled, a Final constant is a C static: no dict lookup at each use
 
 from index.headline.compress import GERUND_NOUNS, compressed, without_grading, without_listed
 from index.headline.mend import ADJECTIVES as _ADJECTIVES
@@ -15,12 +16,12 @@ from index.headline.spaces import any_word, printable
 
 # Where a cut reads well: before a short trailing clause (", a randomization mechanism motivated").
 # (It starts with one character class, so the regex engine skips to candidates: a top-level "|" is slower.)
-_TAIL = re.compile(
+_TAIL: Final = re.compile(
     r"[,:;\s](?:(?:(?<=[,:;])|(?<=\s)[–—])\s+\S+(?:\s+\S+){0,3}|(?<=\s)(?:that|which)\s+\S+(?:\s+\S+)?)$"
 )
 # Words that start the next phrase: a relative clause, a purpose, a prepositional modifier or a verb
 # (never "of", which binds its noun, nor "and", which may be half of "between A and B").
-_BOUNDARY_WORDS = frozenset(
+_BOUNDARY_WORDS: Final = frozenset(
     re.findall(
         r"\S+",
         "that which where whose while whereby before after for in on with using via by from through under "
@@ -30,22 +31,22 @@ _BOUNDARY_WORDS = frozenset(
     )
 )
 # A verb that joins two things, with no second thing after it yet: the cut must not fall before it.
-_PAIRING_VERBS = (
+_PAIRING_VERBS: Final = (
     "combin|integrat|fus|merg|coupl|pair|bridg|connect|align|compar|distinguish|separat|unif|synergiz"
 )
-_PAIRING = re.compile(  # \b(?:combin|...) as `spaces.any_word` writes it: from a set of first letters
+_PAIRING: Final = re.compile(  # \b(?:combin|...) as `spaces.any_word` writes it: from first letters
     f"(?:{any_word(_PAIRING_VERBS, '')})[a-z]*" r"(?:\s(?!(?:with|and|to|from|between)\b)\S+){1,8}$"
 )
-_PAIRING_STEMS = tuple(_PAIRING_VERBS.split("|"))  # a match has one of them: str scans before the search
-_SECOND_HALF = frozenset(("with", "and", "to", "from", "into"))
+_PAIRING_STEMS: Final = tuple(_PAIRING_VERBS.split("|"))  # a match has one: str scans before the search
+_SECOND_HALF: Final = frozenset(("with", "and", "to", "from", "into"))
 # A cut headline must not end on an adjective whose noun was cut off ("easily comparable approximate").
-_ADJECTIVE_ENDINGS = ("able", "ible", "ous", "ful", "less", "istic")
+_ADJECTIVE_ENDINGS: Final = ("able", "ible", "ous", "ful", "less", "istic")
 _NEEDS_COMPLEMENT = frozenset(("capable", "able", "suitable", "amenable", "applicable", "comparable"))
-_INTENSIFIERS = frozenset(("very", "much", "quite", "rather", "so", "too"))
-_COPULAS = frozenset(("is", "are", "be", "been", "was", "were", "remains", "remain", "becomes", "become"))
+_INTENSIFIERS: Final = frozenset(("very", "much", "quite", "rather", "so", "too"))
+_COPULAS: Final = frozenset(re.findall(r"\S+", "is are be been was were remains remain becomes become"))
 _NOUNS_LIKE_ADJECTIVES = frozenset(("table", "variable", "variables", "observable", "observables", "unless"))
 _PREPOSITIONS = frozenset(re.findall(r"\S+", "for of in on with into from by via under over between across"))
-UNTITLED = "Untitled paper"
+UNTITLED: Final = "Untitled paper"
 
 
 def _adjective(word: str) -> bool:
@@ -162,8 +163,8 @@ def _shortest_head(text: str, limit: int, words: list[str]) -> str:
     return best
 
 
-_HEAD_END = _BOUNDARY_WORDS | {"to", "of"}
-_BEFORE_LAST = _PREPOSITIONS | {"atop", "using", "like"}
+_HEAD_END: Final = _BOUNDARY_WORDS | {"to", "of"}
+_BEFORE_LAST: Final = _PREPOSITIONS | {"atop", "using", "like"}
 
 
 def _without_hyphenated(text: str, limit: int, split: list[str]) -> str:
@@ -220,8 +221,8 @@ def _participle(last: str, following: str) -> bool:
     )
 
 
-_CUT_EDGE = " ,;:–—-"
-_MAY_START = _BOUNDARY_WORDS | {"and", "to"}  # what `_phrase_cut` tests `following` for, but "-ing"
+_CUT_EDGE: Final = " ,;:–—-"
+_MAY_START: Final = _BOUNDARY_WORDS | {"and", "to"}  # what `_phrase_cut` tests `following` for, bar "-ing"
 
 
 def _phrase_cut(text: str, limit: int, split: list[str] | None = None) -> str:
@@ -327,9 +328,9 @@ def fit(text: str, max_len: int, *, ellipsis: bool) -> str:
     return kindless if len(kindless.split()) >= len(line.split()) else line
 
 
-_KINDS_FOR = ("Algorithm", "Method", "Approach", "Technique", "Framework")
-_KIND_INITIALS = "".join(kind[0] for kind in _KINDS_FOR)  # tested by `fit` before the startswith of all five
-_KIND_FOR = re.compile(rf"^(?:{'|'.join(_KINDS_FOR)})s? for (?=[a-z])")
+_KINDS_FOR: Final = ("Algorithm", "Method", "Approach", "Technique", "Framework")
+_KIND_INITIALS: Final = "".join(kind[0] for kind in _KINDS_FOR)  # tested by `fit` before the five startswith
+_KIND_FOR: Final = re.compile(rf"^(?:{'|'.join(_KINDS_FOR)})s? for (?=[a-z])")
 
 
 def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Final  # compiled, a Final constant is a C static: no dict lookup at each use
 
 # "approach in which models [... are constructed]": a clause whose verb the cut lost says nothing.
-_CLAUSE_OPENERS = ("where", "whereby", "whose", "wherein")
-_CLAUSE_PREPOSITIONS = ("in", "by", "with", "through", "under", "for", "on")
+_CLAUSE_OPENERS: Final = ("where", "whereby", "whose", "wherein")
+_CLAUSE_PREPOSITIONS: Final = ("in", "by", "with", "through", "under", "for", "on")
 # "in which models for structured data": up to five words and none of them a verb's helper yet.
-_WHICH_CLAUSE = r" which(?: (?!(?:is|are|was|were|can|has|have)\b)[^\s,]+){1,5}"
+_WHICH_CLAUSE: Final = r" which(?: (?!(?:is|are|was|were|can|has|have)\b)[^\s,]+){1,5}"
 # Flat, each alternative starting with its word: the engine tests that word's letter before entering it.
-_OPEN_CLAUSE = re.compile(
+_OPEN_CLAUSE: Final = re.compile(
     " (?:"
     + "|".join(
         [rf"{word}{_WHICH_CLAUSE}$" for word in _CLAUSE_PREPOSITIONS]
@@ -21,9 +22,9 @@ _OPEN_CLAUSE = re.compile(
 )
 # A word followed by a lower-case content word in the text is its modifier ("joint false-negative
 # [guarantees]"); adjectival endings tell a modifier from a head noun without a dictionary.
-_MODIFIER_ENDINGS = ("ive", "ic", "ous", "ful")
+_MODIFIER_ENDINGS: Final = ("ive", "ic", "ous", "ful")
 # Words after which the next is never the noun a modifier was for: function words and verbs' helpers.
-_FUNCTION = frozenset(
+_FUNCTION: Final = frozenset(
     re.findall(
         r"\S+",
         "a an the of and or for with in on to by from as at via that which is are be was were has have can "
@@ -32,7 +33,7 @@ _FUNCTION = frozenset(
 )
 
 # A pair whose second half the cut would lose: "between A [and B]", "both A [and B]", "from A [to B]".
-_OPEN_PAIR = re.compile(r"\b(?:between|both|either|neither|whether|not (?:as|only|just|merely))\b")
+_OPEN_PAIR: Final = re.compile(r"\b(?:between|both|either|neither|whether|not (?:as|only|just|merely))\b")
 
 
 def first_question(text: str, max_len: int) -> str:
@@ -100,7 +101,7 @@ def mend(words: list[str], rest: str, drop: Callable[[list[str]], None]) -> None
 
 
 # Words that qualify a noun: a cut right after one lost the noun.
-ADJECTIVES = frozenset(
+ADJECTIVES: Final = frozenset(
     re.findall(
         r"\S+",
         "approximate explicit implicit efficient effective robust general various several different many "
@@ -109,7 +110,7 @@ ADJECTIVES = frozenset(
     )
 )
 # Nouns that mean nothing without their "of"/"between" phrase: a cut must not end on one.
-RELATIONAL = frozenset(
+RELATIONAL: Final = frozenset(
     re.findall(
         r"\S+",
         "interplay relationship relationships relation relations impact effect effects role stability "
@@ -119,11 +120,11 @@ RELATIONAL = frozenset(
     )
 )
 # Participles not in "-ed": a cut right after one ("programs written [in ...]") lost its complement.
-IRREGULAR_PARTICIPLES = frozenset(
+IRREGULAR_PARTICIPLES: Final = frozenset(
     re.findall(r"\S+", "written given driven taken drawn shown known seen made built found held run set")
 )
 # Words a cut headline must not end on.
-DANGLING = frozenset(
+DANGLING: Final = frozenset(
     re.findall(
         r"\S+",
         "a an the of and or for with in on to by from as at via that which its their our is are be into "
@@ -134,7 +135,7 @@ DANGLING = frozenset(
     )
 )
 # How a noun phrase may end: plurals, nominal suffixes and the kinds of thing papers contribute.
-_NOUN_ENDINGS = tuple(
+_NOUN_ENDINGS: Final = tuple(
     re.findall(
         r"\S+",
         "s tion sion ment ness ity ure er or ism ance ence work model method approach algorithm system graph "

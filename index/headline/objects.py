@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Final  # compiled, a Final constant is a C static: no dict lookup at each use
 
 from index.headline.claims import VERBS
 from index.headline.condense import by_means
@@ -11,25 +12,25 @@ from index.headline.spaces import printable
 # Every branch starts with one character class so the regex engine can skip ahead to a candidate: 4x faster.
 # Each alternative after it starts with a literal or a class, never `\s*`: the engine tests that first
 # character before entering the alternative (`\s*X` is `X|\s\s*X`, in the same order), 25% fewer instructions.
-_AND_VERB = (
+_AND_VERB: Final = (
     r"and\s+(?:we\s|(?:\w+ly\s+)?(?:"
     + "|".join(VERBS)
     + r"|analy[sz]e|evaluate|use|apply|train|compare|obtain|achieve|validate|conduct|test|make|report"
     r"|discuss|highlight|outline|suggest|conclude|assess|leverage|employ|perform|measure|quantify|extend"
     r"|adapt|generalize|show)\b)"
 )
-_CLAUSE_REST = (
+_CLAUSE_REST: Final = (
     r"(?:with which\s|in which\s|by which\s|whereby\s|whose\s"
     r"|\s\s*(?:with which|in which|by which|whereby|whose)\s|\s\s*(?:which|where|including|such as)\s"
     rf"|{_AND_VERB}|\s\s*{_AND_VERB})"
 )
-_CLAUSE_END = re.compile(r"[\s,]" + _CLAUSE_REST)
+_CLAUSE_END: Final = re.compile(r"[\s,]" + _CLAUSE_REST)
 # On a printable text, where the only whitespace is " ", the same matches from a literal start: 3x faster.
 # Its `\s` written as " " too: every alternative then starts with a literal, which the engine checks before
 # entering it (a class-first one is entered at every space), a quarter fewer instructions.
-_CLAUSE_REST_SPACED = _CLAUSE_REST.replace(r"\s", " ")
-_CLAUSE_END_SPACE = re.compile(" " + _CLAUSE_REST_SPACED)
-_CLAUSE_END_COMMA = re.compile("," + _CLAUSE_REST_SPACED)
+_CLAUSE_REST_SPACED: Final = _CLAUSE_REST.replace(r"\s", " ")
+_CLAUSE_END_SPACE: Final = re.compile(" " + _CLAUSE_REST_SPACED)
+_CLAUSE_END_COMMA: Final = re.compile("," + _CLAUSE_REST_SPACED)
 
 
 def _clause_end(text: str, start: int, spaced: bool) -> re.Match[str] | None:
@@ -44,9 +45,10 @@ def _clause_end(text: str, start: int, spaced: bool) -> re.Match[str] | None:
 
 
 # After ", which": a verb saying what the thing does ("learns", "allows", "can"), not "is shown in".
-_DOES_WHAT = re.compile(r"(?:can |(?:\w+ly )?(?!is\b|was\b|has\b)[a-z]{3,}(?<!ss)s )(?!been\b)")
+_DOES_WHAT: Final = re.compile(r"(?:can |(?:\w+ly )?(?!is\b|was\b|has\b)[a-z]{3,}(?<!ss)s )(?!been\b)")
 
-_INFINITIVE = re.compile(r"to (?<!\wto )[a-z]+(?:, [a-z]+)*$")  # "to encapsulate, evaluate [and compare X]"
+# "to encapsulate, evaluate [and compare X]"
+_INFINITIVE: Final = re.compile(r"to (?<!\wto )[a-z]+(?:, [a-z]+)*$")
 
 
 def object_of(text: str) -> str:
@@ -82,14 +84,14 @@ def object_of(text: str) -> str:
     return text if words < 4 else text[: cut.start()]
 
 
-_FINDING = re.compile(
+_FINDING: Final = re.compile(
     r",?\s+and\s+(?:prove|show|demonstrate|verify)\s+that\s+(?:it|this|they)\s+(?=(?:[a-z]+ly\s+)?[a-z]{3,}s\s)"
 )
 
 
 # "propose X and prove a theory for Y": a short X and the second thing given make the contribution, where
 # "and prove that ..." is a finding about X (the clause then stays as it is).
-_SECOND_THING = re.compile(
+_SECOND_THING: Final = re.compile(
     r",?\s+and\s+(?:prove|derive|provide|develop|give|present|propose|introduce|establish|design|construct)\s+"
     r"(?=(?:a|an|new|several|two|three|efficient|[a-z]+-)\s)(?:an?\s+)?(?!(?:way|method)\s+to\b)"
 )

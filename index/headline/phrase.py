@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import re
+from typing import Final  # compiled, a Final constant is a C static: no dict lookup at each use
 
 # "We propose to exploit X": the headline is the activity, "Exploiting X".
-_PURPOSE = re.compile(r"^[Tt]o ((?:[a-z]+ly )?)([a-z]{2,})\b")
+_PURPOSE: Final = re.compile(r"^[Tt]o ((?:[a-z]+ly )?)([a-z]{2,})\b")
 # "This paper develops and implements X": the claimant went, its second verb stayed.
-_STRAY_VERBS = (
+_STRAY_VERBS: Final = (
     "implements utilizes uses employs applies presents proposes introduces develops describes provides "
     "studies investigates explores addresses considers"
 )
-_STRAY_VERB = re.compile(rf"^(?:and )?(?:{'|'.join(_STRAY_VERBS.split())})\s+(?=\S)", re.IGNORECASE)
+_STRAY_VERB: Final = re.compile(rf"^(?:and )?(?:{'|'.join(_STRAY_VERBS.split())})\s+(?=\S)", re.IGNORECASE)
 # The commonest kinds of thing a contribution is: head nouns after which a line says what the thing does or
 # is for ("framework to detect X"). Modules that know more kinds add theirs to these.
-KINDS = frozenset(re.findall(r"\S+", "framework method model approach network system algorithm technique"))
-_VOWELS = "aeiou"
-_VOWEL_GROUPS = re.compile(r"[aeiou]+")
+KINDS: Final = frozenset(
+    re.findall(r"\S+", "framework method model approach network system algorithm technique")
+)
+_VOWELS: Final = "aeiou"
+_VOWEL_GROUPS: Final = re.compile(r"[aeiou]+")
 # Two-syllable verbs stressed on the last syllable double its consonant: "controlling", "transferring".
-_DOUBLED = frozenset(
+_DOUBLED: Final = frozenset(
     re.findall(
         r"\S+",
         "control patrol compel propel excel expel refer prefer infer transfer confer defer occur recur incur "
@@ -26,14 +29,14 @@ _DOUBLED = frozenset(
     )
 )
 # "Studying the implicit bias of X": a study is named by its subject, as titles do.
-_STUDYING = re.compile(
+_STUDYING: Final = re.compile(
     r"^(?:studying|investigating|examining|exploring)\s+(?:the\s+)?(?=[a-z]\S*\s+\S)", re.I
 )
 # "A framework to study the stability of X": what is studied is the headline, "Stability of X".
 _STUDY_OPENERS = "a an the first general theoretical unified unifying new novel principled rigorous formal"
 _STUDY_OPENERS += " systematic simple"
-_STUDY_KINDS = "framework method methodology approach tool toolkit technique way"
-_STUDY = re.compile(
+_STUDY_KINDS: Final = "framework method methodology approach tool toolkit technique way"
+_STUDY: Final = re.compile(
     rf"^(?:(?:{'|'.join(_STUDY_OPENERS.split())})\s+)*(?:{'|'.join(_STUDY_KINDS.split())})s?\s+"
     r"(?:to|for)\s+(?:study|studying|analy[sz]e|analy[sz]ing|understand|understanding|investigate|"
     r"investigating|examine|examining|characteri[sz]e|characteri[sz]ing|quantify|quantifying)\s+"
@@ -44,7 +47,7 @@ _STUDY = re.compile(
 
 # The first words (lower case) each pattern above can start with, to a letter for it: "s" _STUDY, "g"
 # _STUDYING, "p" _PURPOSE, "v" _STRAY_VERB. The sets are disjoint: a line can match one pattern at most.
-_OPENINGS = {
+_OPENINGS: Final = {
     **dict.fromkeys(_STUDY_OPENERS.split(), "s"),
     **dict.fromkeys(_STUDY_KINDS.split(), "s"),
     **dict.fromkeys((kind + "s" for kind in _STUDY_KINDS.split()), "s"),  # "frameworks"
@@ -128,11 +131,11 @@ def capitalize(text: str) -> str:
     return head.upper() + text[1:]
 
 
-_OPENERS = {"(": ")", "[": "]", "{": "}"}
-_CLOSERS = {")": "(", "]": "[", "}": "{"}
+_OPENERS: Final = {"(": ")", "[": "]", "{": "}"}
+_CLOSERS: Final = {")": "(", "]": "[", "}": "{"}
 # Punctuation that means nothing at either end of a headline (an unmatched bracket, a dangling dash).
-JUNK = " \t,;:.!?–—-()[]{}/\\|*_~'\"`“”‘’"
-_EDGE = JUNK.translate(str.maketrans("", "", "()[]{}"))
+JUNK: Final = " \t,;:.!?–—-()[]{}/\\|*_~'\"`“”‘’"
+_EDGE: Final = JUNK.translate(str.maketrans("", "", "()[]{}"))
 
 
 def trim(text: str) -> str:

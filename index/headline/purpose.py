@@ -3,25 +3,29 @@
 from __future__ import annotations
 
 import re
+from typing import Final  # compiled, a Final constant is a C static: no dict lookup at each use
 
 from index.headline.phrase import KINDS, third_person
 
 # "RL algorithms with sublinear regret and zero violation for non-stationary CMDPs": the kind of thing,
 # then how good it is, then what it is for. Fitting keeps the prefix and loses the task; the task says more
 # than the qualities, so the line is said as "RL algorithms for non-stationary CMDPs" instead.
-_KINDS_SAID = KINDS | {"scheme", "strategy", "procedure", "estimator", "architecture", "solver"}
-_KINDS = _KINDS_SAID | frozenset(map(third_person, _KINDS_SAID))  # "algorithms", "approaches", "strategies"
+_KINDS_SAID: Final = KINDS | {"scheme", "strategy", "procedure", "estimator", "architecture", "solver"}
+# With their plurals: "algorithms", "approaches", "strategies".
+_KINDS: Final = _KINDS_SAID | frozenset(map(third_person, _KINDS_SAID))
 # How good or how built a thing is, after its kind: from a literal space, so the engine jumps to candidates.
-_QUALIFIED = re.compile(r" (?:with|that|which|achieving|having|based|under|using) ")
+_QUALIFIED: Final = re.compile(r" (?:with|that|which|achieving|having|based|under|using) ")
 # " to recognize X", " to better fuse X": a purpose, unless the word before asks for its "to" ("able to").
-_AIM = re.compile(r" to (?=(?:[a-z]+ly )?[a-z]{3,} [a-z])")
-_TAKES_TO = frozenset(
+_AIM: Final = re.compile(r" to (?=(?:[a-z]+ly )?[a-z]{3,} [a-z])")
+_TAKES_TO: Final = frozenset(
     re.findall(r"\S+", "ability able way order due need similar close equal respect compared up according")
 )
-_NOT_VERBS = frozenset(re.findall(r"\S+", "the this these those their its our such each all any both new"))
-_NOUN_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ing", "ed", "al", "ic", "ous", "ive", "y", "s", "er")
-_OWN_AIM = re.compile(r" (?:that|which|who|where|whose) |ed ")
-_NOT_A_TASK = re.compile(
+_NOT_VERBS: Final = frozenset(
+    re.findall(r"\S+", "the this these those their its our such each all any both new")
+)
+_NOUN_ENDINGS: Final = tuple(re.findall(r"\S+", "tion sion ment ness ity ing ed al ic ous ive y s er"))
+_OWN_AIM: Final = re.compile(r" (?:that|which|who|where|whose) |ed ")
+_NOT_A_TASK: Final = re.compile(
     r"(?:this|these|those|such|each|all|any|both|other|it|them|the first|example|instance|free)\b"
 )
 
@@ -85,7 +89,7 @@ def _aim(line: str, start: int) -> int:
 # "Series of learning algorithms and theoretical guarantees for ...": the collective noun counts what the
 # paper gives and "idea of", "arguments for" frame it; what is given is the rest. Dropped only when the
 # line does not fit, where the room goes to what the things are for.
-_FRAME = re.compile(
+_FRAME: Final = re.compile(
     r"^(?:(?:a|an|the)\s+)?(?:(?:whole|new|broad|large|rich|general)\s+)?(?:series|class|family|set|"
     r"collection|variety|range|suite|number|idea|notion|arguments?)\s+(?:of|for)\s+(?:(?:a|an|the)\s+)?"
     r"(?=[\w-]{3,}\s+\S)"
