@@ -96,20 +96,30 @@ def acronym_only(line: str) -> bool:
     label, body = match.groups()
     # An expansion starts with the acronym's first letter (its first alphanumeric, lowered): a body that does
     # not is no spelled-out name, answered before any other test (the expansion_of calls cost ~30k each).
-    initial, lead = next(filter(str.isalnum, label), "").lower()[:1], body.lstrip()[:1]
+    # A loop of str methods mypyc calls natively (isalnum, lower, slices): no filter/next objects to make.
+    initial = ""
+    for char in label:
+        if char.isalnum():
+            initial = char.lower()[:1]
+            break
+    lead = body.lstrip()[:1]
     if not lead or (initial and lead.lower()[:1] != initial):
         return False
     capitals = sum(map(str.isupper, label)) + sum(map(str.isdigit, label))  # map: no per-letter frame
     if " " in label or capitals < 2:
         return False
-    words = body.split()
     if _DOES.search(body):
         return False  # "... system that allows users to ...": it says what it does
-    if len(words) - sum(map(STOP_ENDINGS.__contains__, map(str.lower, words))) > capitals + 1:
+    words = body.split()
+    real = len(words)  # a compiled loop with a native lower(): no map objects, no str.lower look-up
+    for word in words:
+        if word.lower() in STOP_ENDINGS:
+            real -= 1
+    if real > capitals + 1:
         return False  # "PanoFormer: panorama Transformer to estimate depth": more than a spelled-out name
     for drop in (0, 1):  # "... Network" or "... Network framework": the kind adds nothing
-        kept = words[: len(words) - drop]
-        if kept and expansion_of(label, " ".join(kept)) == " ".join(kept):
+        kept = " ".join(words[: len(words) - drop])
+        if kept and expansion_of(label, kept) == kept:
             return True
     return False
 
