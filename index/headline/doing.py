@@ -8,6 +8,7 @@ contexts"), but the expansion took the room. Of the two, what the thing does tel
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from index.headline.condense import condense
 from index.headline.fit import fit
@@ -16,17 +17,19 @@ from index.headline.quality import acronym_only, ends_dangling, generic
 
 # "+model, which explicitly models X", "+framework to enable X", "+approach in which X": the kind of thing,
 # then a clause saying what it does or is for. "+that learns X", "+to extract X": the clause alone.
-_KIND_DOES = re.compile(
+_KIND_DOES: Final = re.compile(
     r"(?:((?:framework|method|model|approach|algorithm|architecture|network|system|technique|module|"
     r"estimator|paradigm|scheme|strategy)s?),?\s+)?"
     r"(?:(which|that)\s+(?=(?:[a-z]+ly\s+)?[a-z]{3,}s\s)|(to)\s+(?=[a-z]{3,}\s)|(for|aiming to|aiming at)\s+)"
 )
 # A clause that only points back ("to tackle this challenge") says nothing on a line of its own.
-_POINTS_BACK = re.compile(r"\b(?:this|these|those|such|them|it)\b")
+_POINTS_BACK: Final = re.compile(r"\b(?:this|these|those|such|them|it)\b")
 # "its grammatical, sentential and semantic contexts": modifiers in a list before the noun they share.
-_SHARED_NOUN = re.compile(r"(?<= )[a-z-]+, (?:[a-z-]+, )*[a-z-]+,? (?:and|or) [a-z-]+ (?=[a-z-]+(?: |$))")
+_SHARED_NOUN: Final = re.compile(
+    r"(?<= )[a-z-]+, (?:[a-z-]+, )*[a-z-]+,? (?:and|or) [a-z-]+ (?=[a-z-]+(?: |$))"
+)
 # The head nouns a spelled-out name ends on that say what kind of thing it is ("... Network").
-_KINDS = KINDS | frozenset(
+_KINDS: Final = KINDS | frozenset(
     re.findall(
         r"\S+",
         "architecture module transformer estimator sampler optimizer learner encoder decoder generator "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from itertools import compress
+from typing import Final
 
 from index.headline.claims import VERBS
 from index.headline.claims import claims as find_claims
@@ -15,41 +16,45 @@ from index.headline.spaces import any_word
 from index.headline.topic import expansion_of, is_generic
 
 # "We extend this line of work ..., by showing X": what "this" points back to is not on the line; X is.
-BACK_REFERENCE = re.compile(r"(?:this|these|those|such|our|their)\s", re.IGNORECASE)
+BACK_REFERENCE: Final = re.compile(r"(?:this|these|those|such|our|their)\s", re.IGNORECASE)
 
-_ROOM = 72
+_ROOM: Final = 72
 
-_MEANS_WORDS = frozenset(("using", "via", "with", "by", "through", "employing", "leveraging"))
+_MEANS_WORDS: Final = frozenset(("using", "via", "with", "by", "through", "employing", "leveraging"))
 
-_WE_CALL = re.compile(
+_WE_CALL: Final = re.compile(
     r"\bwe call (?:the|our) (?:proposed |new )?(?:[\w-]+ ){0,4}?([A-Z][a-z]+[A-Z][\w-]*)\.?$"
 )
-_FOLLOW_UP = re.compile(
+_FOLLOW_UP: Final = re.compile(
     r"^(" + r"[A-Za-z0-9]{0,20}[A-Z][A-Za-z0-9]{0,30}(?:[-.][A-Za-z0-9]{1,30}){0,3}" + r")\s+"
     r"(?:comprises|contains|consists|includes|provides|covers|spans|is|achieves|uses|enables|offers)\b"
 )
 
-_YIELD = re.compile(r"\b(?:yield|lead to|result in|give rise to)s?\s+(?=[a-z-]+(?:\s+[a-z-]+){0,5}\s+\()")
+_YIELD: Final = re.compile(
+    r"\b(?:yield|lead to|result in|give rise to)s?\s+(?=[a-z-]+(?:\s+[a-z-]+){0,5}\s+\()"
+)
 
 # A coined name: capitals after the first letter (FuncFormer, GenZ, LIBERO-PeRM), a capital-hyphen stem
 # (Z-learner), or an acronym with an optional lower-case part (p-LiSSA, GIFs, VLM).
-_NAME = r"(?:[A-Za-z0-9]{0,20}[A-Z][A-Za-z0-9]{0,30}(?:[-.][A-Za-z0-9]{1,30}){0,3})"
+_NAME: Final = r"(?:[A-Za-z0-9]{0,20}[A-Z][A-Za-z0-9]{0,30}(?:[-.][A-Za-z0-9]{1,30}){0,3})"
 
-COINED = re.compile(r"^(?:[A-Za-z0-9]*[a-z0-9][A-Z]|[A-Z]{2}|[A-Z]-|[A-Za-z0-9]+-[A-Z]|[A-Z][A-Za-z]*[0-9])")
+COINED: Final = re.compile(
+    r"^(?:[A-Za-z0-9]*[a-z0-9][A-Z]|[A-Z]{2}|[A-Z]-|[A-Za-z0-9]+-[A-Z]|[A-Z][A-Za-z]*[0-9])"
+)
 
 # The name is taken whole and never given back, (?>...): a shorter one ends before one of its characters
 # [A-Za-z0-9.-], where the lookahead fails too. Only the retries go ("Vision-based model": ~70 of them).
-_NAMED_AFTER = re.compile(
+_NAMED_AFTER: Final = re.compile(
     r"^(?:(?:the|a|an)\s+)?(?:(?:novel|new|notion of|concept of)\s+)*((?>"
     + _NAME
     + r"))(?=\s*(?:[,:(]|—|–|$|\s+(?:which|that|to|for|as)\b))"
 )
 
-_CALLED_WORDS = ("called", "dubbed", "named", "termed", "coined", "denoted")
+_CALLED_WORDS: Final = ("called", "dubbed", "named", "termed", "coined", "denoted")
 # Whether any of them is in the text, in one scan: each ends in "ed", a literal the regex engine jumps to,
 # and only there are the words looked behind for (six str scans cost three times more).
 # One lookbehind first for the letter before "ed" (l, b, m, n or t): after any other, the six are not tried.
-_ANY_CALLED = re.compile(
+_ANY_CALLED: Final = re.compile(
     "ed(?<=["
     + "".join(sorted({word[-3] for word in _CALLED_WORDS}))
     + "]ed)(?:"
@@ -57,62 +62,64 @@ _ANY_CALLED = re.compile(
     + ")"
 )
 
-_YIELD_WORDS = ("yield", "lead to", "result in", "give rise")
+_YIELD_WORDS: Final = ("yield", "lead to", "result in", "give rise")
 
 # The capitalized words that make a called name: "DualNet", "Composite Adversarial Attack".
-_CAPITALIZED = re.compile(r"[A-Z0-9][^\s]*(?:\s+[A-Z0-9][^\s]*)*")
+_CAPITALIZED: Final = re.compile(r"[A-Z0-9][^\s]*(?:\s+[A-Z0-9][^\s]*)*")
 
 # The words from their first letters (any_word), not from a `\b` the engine tries at every position.
-_CALLED = re.compile(
+_CALLED: Final = re.compile(
     f"(?:{any_word('|'.join(_CALLED_WORDS))})" + r"\s+(?:the\s+|as\s+)?[`'‘“\"]?([^`'’”\",.;:()]{2,60})"
 )
 
-_TITLED = re.compile(r"((?:[A-Z][a-z]+(?:-[A-Za-z]+)?\s){1,3}[A-Z][a-z]+(?:-[A-Za-z]+)?)(?=,\s+(?:a|an)\s)")
+_TITLED: Final = re.compile(
+    r"((?:[A-Z][a-z]+(?:-[A-Za-z]+)?\s){1,3}[A-Z][a-z]+(?:-[A-Za-z]+)?)(?=,\s+(?:a|an)\s)"
+)
 
 # "a ... approach, namely DisCup, which ...": the kind first, then the name it goes by.
-_KIND_THEN_NAME = re.compile(
+_KIND_THEN_NAME: Final = re.compile(
     r"(?:(?:a|an|the)\s+)?(?:novel\s+|new\s+)?([^,.;()]{3,60}?),\s+(?:namely\s+|called\s+|dubbed\s+|named\s+)?("
     + _NAME
     + r")(?=\s*(?:[,.;:(]|$|\s+(?:which|that)\b))"
 )
 
 # How a name after the kind starts, tried at the first comma before the whole pattern's lazy backtracking.
-_NAME_NEXT = re.compile(r",\s+(?:namely\s+|called\s+|dubbed\s+|named\s+)?[A-Za-z0-9]{0,20}[A-Z]")
+_NAME_NEXT: Final = re.compile(r",\s+(?:namely\s+|called\s+|dubbed\s+|named\s+)?[A-Za-z0-9]{0,20}[A-Z]")
 
-_WHICH_DOES = re.compile(
+_WHICH_DOES: Final = re.compile(
     r"\s*(?:\([^()]{0,40}\))?\s*,?\s*(?:(?:which|that)\s+|(?=(?:to|for)\s))([^.;]{3,200})"
 )
 
 # What may stand between a claim's verb and the name it coins: articles, filler, the kind of thing it is.
-_LEAD = re.compile(
+_LEAD: Final = re.compile(
     r"\s*(?:(?:a|an|the|novel|new|simple|general|generic|unified|efficient|effective|first|so-called|called|"
     r"named|termed|dubbed|framework|method|model|approach|algorithm|system|technique)\b[\s,:]*)*"
 )
 
 # The kind of thing a lead before a spelled-out name says it is: "a framework, Sequential Fusion ...".
-_LEAD_KIND = re.compile(r"\b(?:framework|method|model|approach|algorithm|system|technique)\b")
+_LEAD_KIND: Final = re.compile(r"\b(?:framework|method|model|approach|algorithm|system|technique)\b")
 # A name followed by what it does or what it is for: that goes into the headline with it.
-_CONTINUES = re.compile(
+_CONTINUES: Final = re.compile(
     r"\s*,?\s+(?:on|for|in|of|with|under|that|to|by|via|using|based on|as|from|through|which|where)\s"
 )
 
 # An acronym followed by the noun it qualifies ("(PAC) bound for X"): a compound, not a named contribution.
-_MODIFIES = re.compile(
+_MODIFIES: Final = re.compile(
     r" (?!(?:is|are|was|were|has|have|can|and|or|task|problem|setting|benchmark|dataset|corpus|framework|"
     r"method|model|approach|algorithm|architecture|network|system|pipeline|technique|scheme|module|loss|"
     r"layer|strategy|paradigm|library|toolkit|tool|platform|game|protocol|language|estimator|learner)s?\b)"
     r"[a-z]{3,}s?\b(?! (?:is|are)\b)"
 )
 
-_ACRONYM = re.compile(r"\(([A-Za-z][A-Za-z0-9-]{0,20}[A-Z][A-Za-z0-9-]{0,10}|[A-Z]{2,}s?)\)")
+_ACRONYM: Final = re.compile(r"\(([A-Za-z][A-Za-z0-9-]{0,20}[A-Z][A-Za-z0-9-]{0,10}|[A-Z]{2,}s?)\)")
 
-_SAYS_HOW = re.compile(any_word("that|which|for|to|by|via|with|on|of"))
+_SAYS_HOW: Final = re.compile(any_word("that|which|for|to|by|via|with|on|of"))
 
-_SHOWN_TO = re.compile(
+_SHOWN_TO: Final = re.compile(
     r" (?:is|are) (?:shown|proven|designed|proposed|used) to ([a-z]{3,})\b"
 )  # a passive aim
 
-_OUR_THING = re.compile(
+_OUR_THING: Final = re.compile(
     r"(?:(?:Specifically|In particular|To this end|Here|Finally|Moreover|Furthermore),\s+)?"
     r"(?:(?:Our|The|This)\s+(?:approach|method|model|framework|system|technique)"
     r"(?: ?\([^()]{1,20}\))?,? (?=[a-z]))?"
@@ -255,8 +262,8 @@ def _named_contribution(
 
 
 # "a new temporal network, named X (XN), for predicting Y": the thing the name names, and what it is for.
-_NAMED_KIND = re.compile(r"\b(?:a|an) ((?:[\w-]+ ){0,5}?[\w-]+),? $")
-_NAMED_FOR = re.compile(r",? ((?:for|to) [a-z][^;]{5,})")
+_NAMED_KIND: Final = re.compile(r"\b(?:a|an) ((?:[\w-]+ ){0,5}?[\w-]+),? $")
+_NAMED_FOR: Final = re.compile(r",? ((?:for|to) [a-z][^;]{5,})")
 
 
 def _named_here(sentence: str, before: int, after: int) -> str:
@@ -267,7 +274,7 @@ def _named_here(sentence: str, before: int, after: int) -> str:
 
 
 # "X, which consists of two modules": how it is built, which says less than the kind of thing it is.
-_PARTS = re.compile(
+_PARTS: Final = re.compile(
     r"which (?:consists|comprises|contains|includes|is composed|is built|is based|builds on)\b"
 )
 
@@ -331,7 +338,7 @@ def _name_at(sentence: str, start: int) -> tuple[str, str, str] | None:
 
 # "Deep Reinforcement Learning (DRL) framework named DeepWeave": the acronym is the field the framework is
 # in, and the name it is given is the contribution's.
-_RENAMED = re.compile(
+_RENAMED: Final = re.compile(
     r"\+((?:framework|method|model|approach|algorithm|architecture|network|system|technique)s?),?\s+"
     r"(?:named|called|termed|dubbed|coined)\s+(" + _NAME + r")(?=[\s,.;]|$)"
 )
@@ -351,15 +358,15 @@ def _description(text: str, start: int) -> str:
     return "" if match is None else "+" + match.group(1)
 
 
-_FIRST_ASIDE = re.compile(r"\s*\([^()]{0,200}\)")
+_FIRST_ASIDE: Final = re.compile(r"\s*\([^()]{0,200}\)")
 # What follows an appositive's lead or a ", which": up to 300 characters, none a ";" or a "." that ends a
 # sentence. The patterns only look ahead for the first three; `_phrase_end` finds the rest, a run at a time
 # (a repeated alternation costs ~100 instructions a character, as many as 300 times).
-_APPOSITIVE = re.compile(
+_APPOSITIVE: Final = re.compile(
     r"\s*[,:—–]\s*(?:which (?:is|are)\s+|[A-Z][^,.;:]{3,80},\s+)?(?=((?:a|an|the)\s+)(?:[^.;]|\.(?=\S)){3})"
 )
-_WHICH = re.compile(r"\s*,\s*which\s+(?=(?:[^.;]|\.(?=\S)){3})")
-_PHRASE = re.compile(r"(?:[^.;]+|\.(?=\S))*")
+_WHICH: Final = re.compile(r"\s*,\s*which\s+(?=(?:[^.;]|\.(?=\S)){3})")
+_PHRASE: Final = re.compile(r"(?:[^.;]+|\.(?=\S))*")
 
 
 def _phrase_end(text: str, start: int) -> int:
@@ -369,9 +376,9 @@ def _phrase_end(text: str, start: int) -> int:
     return min(run.end(), start + 300)
 
 
-_KIND_NEXT = re.compile(
+_KIND_NEXT: Final = re.compile(
     r"\s+((?:framework|method|model|approach|algorithm|benchmark|dataset|pipeline|system|architecture|"
     r"technique)\b[^.;]{0,200})"
 )
-_AS_TO_FOR = re.compile(r"\s+(?:as|to|for)\b|(?:\s*\([^()]{1,30}\))?[\s-]based\b")  # "EM (EM) based"
-_JOINED = re.compile(r"\s*(?:and|,)\s*")
+_AS_TO_FOR: Final = re.compile(r"\s+(?:as|to|for)\b|(?:\s*\([^()]{1,30}\))?[\s-]based\b")  # "EM (EM) based"
+_JOINED: Final = re.compile(r"\s*(?:and|,)\s*")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from operator import methodcaller
+from typing import Final
 
 from index.headline.spaces import any_word
 from index.headline.topic import expansion_of
 
 # A phrase is never whole when it stops on one of these: its complement was cut off.
-STOP_ENDINGS = frozenset(
+STOP_ENDINGS: Final = frozenset(
     re.findall(
         r"\S+",
         "a an the of and or for with in on to by from as at via that which its their our is are be into "
@@ -21,7 +22,7 @@ STOP_ENDINGS = frozenset(
     )
 )
 # Adjectives that need their noun: a headline ending on one lost the thing it was about.
-DANGLING_ADJECTIVES = frozenset(
+DANGLING_ADJECTIVES: Final = frozenset(
     re.findall(
         r"\S+",
         "approximate explicit implicit efficient effective robust general various several different many "
@@ -31,7 +32,7 @@ DANGLING_ADJECTIVES = frozenset(
     )
 )
 # Nouns that mean nothing without their "of" phrase: "searching best combination [of ...]" lost it.
-RELATIONAL_ENDINGS = frozenset(
+RELATIONAL_ENDINGS: Final = frozenset(
     re.findall(
         r"\S+",
         "interplay relationship relation impact effect role combination subset superset part portion variety "
@@ -39,23 +40,25 @@ RELATIONAL_ENDINGS = frozenset(
     )
 )
 # Typographic ligatures and the like: NFKC folds them, and a headline must never show one.
-_COMPAT = re.compile(r"[\ufb00-\ufb06\u2002-\u200a\u3000\uff01-\uff5e]")
-_BARE = methodcaller("strip", ",;:")
+_COMPAT: Final = re.compile(r"[\ufb00-\ufb06\u2002-\u200a\u3000\uff01-\uff5e]")
+_BARE: Final = methodcaller("strip", ",;:")
 # Leftovers of LaTeX that lost its backslash and braces ("emphGaussian", "textbfNet").
-LATEX_LEFTOVER = re.compile(r"\b(?:emph|textbf|textit|textrm|texttt|mathrm|mathbf|mathcal|bf)(?=[A-Z{])")
+LATEX_LEFTOVER: Final = re.compile(
+    r"\b(?:emph|textbf|textit|textrm|texttt|mathrm|mathbf|mathcal|bf)(?=[A-Z{])"
+)
 # A line break hyphen left inside a word by PDF extraction ("knowl- edge", "sub- space").
-SPLIT_WORD = re.compile(
+SPLIT_WORD: Final = re.compile(
     r"\b([a-z]{2,})- (?!(?:and|or|to|as|but|nor|vs|of|the|in|on|for|with|based)\b)([a-z]{2,})\b"
 )
 # How a headline may not start: a bare purpose or question word, a stray verb, or a pointer to material.
-_BAD_START = re.compile(
+_BAD_START: Final = re.compile(
     r"^(?:To [a-z]+|When|Why|Whether|Code\b|Source code|Data and code|For the time|"
     r"(?:Implements|Utilizes|Uses|Is|Are|Was|Were)\b)"
 )
-_DOES = re.compile(any_word("that|which|for|to|by|via|with|on"))
-_LABEL = re.compile(r"^([^\s:]{2,30}): (.+)$")
+_DOES: Final = re.compile(any_word("that|which|for|to|by|via|with|on"))
+_LABEL: Final = re.compile(r"^([^\s:]{2,30}): (.+)$")
 # Words so vague that a headline made only of them (plus a name) says nothing about the paper.
-_VAGUE = frozenset(
+_VAGUE: Final = frozenset(
     re.findall(
         r"\S+",
         "framework method approach model algorithm technique system pipeline architecture scheme strategy "
@@ -96,20 +99,30 @@ def acronym_only(line: str) -> bool:
     label, body = match.groups()
     # An expansion starts with the acronym's first letter (its first alphanumeric, lowered): a body that does
     # not is no spelled-out name, answered before any other test (the expansion_of calls cost ~30k each).
-    initial, lead = next(filter(str.isalnum, label), "").lower()[:1], body.lstrip()[:1]
+    # A loop of str methods mypyc calls natively (isalnum, lower, slices): no filter/next objects to make.
+    initial = ""
+    for char in label:
+        if char.isalnum():
+            initial = char.lower()[:1]
+            break
+    lead = body.lstrip()[:1]
     if not lead or (initial and lead.lower()[:1] != initial):
         return False
     capitals = sum(map(str.isupper, label)) + sum(map(str.isdigit, label))  # map: no per-letter frame
     if " " in label or capitals < 2:
         return False
-    words = body.split()
     if _DOES.search(body):
         return False  # "... system that allows users to ...": it says what it does
-    if len(words) - sum(map(STOP_ENDINGS.__contains__, map(str.lower, words))) > capitals + 1:
+    words = body.split()
+    real = len(words)  # a compiled loop with a native lower(): no map objects, no str.lower look-up
+    for word in words:
+        if word.lower() in STOP_ENDINGS:
+            real -= 1
+    if real > capitals + 1:
         return False  # "PanoFormer: panorama Transformer to estimate depth": more than a spelled-out name
     for drop in (0, 1):  # "... Network" or "... Network framework": the kind adds nothing
-        kept = words[: len(words) - drop]
-        if kept and expansion_of(label, " ".join(kept)) == " ".join(kept):
+        kept = " ".join(words[: len(words) - drop])
+        if kept and expansion_of(label, kept) == kept:
             return True
     return False
 
@@ -156,9 +169,9 @@ def fold_ligatures(text: str) -> str:
 
 # "query complexityof Bayesian mechanisms": a space lost in extraction. The pattern starts with its literal,
 # so the engine jumps between the "of"s; the word before is checked only at a match.
-_GLUED = re.compile(r"of(?<=[a-z]{4}of)\b")
+_GLUED: Final = re.compile(r"of(?<=[a-z]{4}of)\b")
 # Noun endings no English word continues with "of" ("thereof" does not end so).
-_NOUN_ENDS = tuple(re.findall(r"\S+", "ity ion ment ness ance ence ure ies ers als ics ions ments"))
+_NOUN_ENDS: Final = tuple(re.findall(r"\S+", "ity ion ment ness ance ence ure ies ers als ics ions ments"))
 
 
 def _spaced(match: re.Match[str]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from index.headline.condense import addressed_at, condense
 from index.headline.fit import fit
@@ -11,7 +12,7 @@ from index.headline.phrase import as_headline
 from index.headline.topic import topic
 
 # "Averaged-DQN is a simple extension to DQN, ...": a coined name the abstract defines as something new.
-_DEFINES = re.compile(r"([A-Z][\w-]*) is an? (?:simple|new|novel)\b(?: yet \w+)?\s+([^.;]{10,})")
+_DEFINES: Final = re.compile(r"([A-Z][\w-]*) is an? (?:simple|new|novel)\b(?: yet \w+)?\s+([^.;]{10,})")
 
 
 def defined(sentences: list[str]) -> tuple[str, str, str] | None:
@@ -24,7 +25,7 @@ def defined(sentences: list[str]) -> tuple[str, str, str] | None:
 
 
 # The nouns a purpose pointing back ends with: a line ending with none needs no regex search.
-POINTED_ENDS = frozenset(
+POINTED_ENDS: Final = frozenset(
     re.findall(
         r"\S+",
         "problem problems task tasks issue issues challenge challenges limitation limitations gap gaps goal "
@@ -32,12 +33,12 @@ POINTED_ENDS = frozenset(
     )
 )
 # "... framework to solve this problem": a purpose that points back to a sentence the line does not show.
-_POINTS_BACK_AT_END = re.compile(
+_POINTS_BACK_AT_END: Final = re.compile(
     r" (?:to (?:[a-z]+ ){1,2}?|for |toward )(?:this|these|such|those) "
     rf"(?:{'|'.join(sorted(POINTED_ENDS))})$"
 )
 # "We study the problem of X, where ...": the field, when the first sentence's subject names none.
-_FIELD_PROBLEM = re.compile(r"problem of ([^,.;()]{5,60}?)(?=[,.;(]| where| in which| that| with|$)")
+_FIELD_PROBLEM: Final = re.compile(r"problem of ([^,.;()]{5,60}?)(?=[,.;(]| where| in which| that| with|$)")
 
 
 def pointed_field(line: str, max_len: int, text: str) -> str:

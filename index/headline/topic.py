@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from index.headline.condense import without_parentheses
 from index.headline.phrase import JUNK, capitalize
 
 # A gist made only of these words ("a more general theoretical framework") says how, not what about.
-_GENERIC = frozenset(
+_GENERIC: Final = frozenset(
     re.findall(
         r"\S+",
         "framework frameworks method methods approach technique notion property protocol quantity study "
@@ -20,19 +21,19 @@ _GENERIC = frozenset(
     )
 )
 # A list of noun phrases and nothing else: what an enumerated contribution becomes.
-_LIST = re.compile(r"^[\w -]{3,40}(?:, [\w -]{3,40})+ and [\w -]{3,40}$")
+_LIST: Final = re.compile(r"^[\w -]{3,40}(?:, [\w -]{3,40})+ and [\w -]{3,40}$")
 # Where a gist's own subject ends: what follows is the means ("based on", "using") or a clause.
 # One leading character class lets the regex engine skip to candidates: 3x faster than a top-level "|".
 # The words are alternatives of their own, each starting with its literal: the engine checks that letter
 # before entering one (a nested group is entered at every space).
 # The words a head ends before, when whitespace is on both sides of them.
-_HEAD_ENDING_WORDS = "that which with to by based using via through where whose as from"
-_ENDS_HEAD = frozenset(_HEAD_ENDING_WORDS.split())
-_HEAD_END = re.compile(
+_HEAD_ENDING_WORDS: Final = "that which with to by based using via through where whose as from"
+_ENDS_HEAD: Final = frozenset(_HEAD_ENDING_WORDS.split())
+_HEAD_END: Final = re.compile(
     r"[,;:(\s](?:(?<!\s)|" + "|".join(rf"{word}\s" for word in _HEAD_ENDING_WORDS.split()) + ")"
 )
 # The first sentence's subject names the field ("Diffusion models are ..."): it ends at its verb.
-_AUXILIARY = frozenset(
+_AUXILIARY: Final = frozenset(
     re.findall(
         r"\S+",
         "is are was were has have had can could may might will would should must remain remains often "
@@ -41,17 +42,17 @@ _AUXILIARY = frozenset(
         "rely aims aim seeks seek suffers suffer lacks lack faces enables enable allows allow focuses",
     )
 )
-_NOT_VERB = frozenset(
+_NOT_VERB: Final = frozenset(
     re.findall(r"\S+", "of and or in for on with from to at by via like such as under over into")
 )
-_DETERMINER = frozenset(re.findall(r"\S+", "a an the its their new"))
-_TOPIC_LEAD = re.compile(
+_DETERMINER: Final = frozenset(re.findall(r"\S+", "a an the its their new"))
+_TOPIC_LEAD: Final = re.compile(
     r"^(?:(?:a|the)\s+(?:common|popular|standard|typical)\s+(?:way|approach)\s+(?:of|to)\s+|"
     r"(?:(?:recent|rapid|significant)\s+)?(?:(?:advances|progress|developments?|research|work|studies|"
     r"explanations|applications)\s+(?:in|on|of|for)\s+)?(?:(?:the|a|an|most|many|some|existing|using)\s+)+)",
     re.IGNORECASE,
 )
-_NOT_TOPIC = frozenset(
+_NOT_TOPIC: Final = frozenset(
     re.findall(
         r"\S+",
         "while although though despite in for as with given not we this these there to over since when "
@@ -59,45 +60,47 @@ _NOT_TOPIC = frozenset(
         "traditionally historically nowadays today lately consider suppose let assume imagine",
     )
 )
-_GIVES = re.compile(
+_GIVES: Final = re.compile(
     r"^(.{3,60}?)\s+(?:that|which)\s+(?:gives|provides|yields|offers|produces|delivers)\s+(?:an?\s+|the\s+)?(.{10,})"
 )
 # "Modifications for identifying memorization": modified what? A change is named by what it changes.
-_RELATIONAL = re.compile(
+_RELATIONAL: Final = re.compile(
     r"(?:modifications?|improvements?|corrections?|refinements?|extensions?|adaptations?|fixes|revisions?)\s",
     re.IGNORECASE,
 )
 # A long field leaves a vague gist no room: past these lengths its abbreviation names it instead.
-_ROOM = 76
-_ABBREVIATION = re.compile(r" \(([A-Za-z][A-Za-z0-9-]{0,20}[A-Z][A-Za-z0-9-]{0,10}|[A-Z]{2,}s?)\)")
-_FIELD = re.compile(r"\s(?:in|for|of)\s+(.{3,50})$")
-_WHETHER = re.compile(r"whether\s+((?:\S+\s+){0,8}?)(is|are|can|could|does|do|should|will)\s+(.*)", re.I)
-_WHETHER_DOES = re.compile(
+_ROOM: Final = 76
+_ABBREVIATION: Final = re.compile(r" \(([A-Za-z][A-Za-z0-9-]{0,20}[A-Z][A-Za-z0-9-]{0,10}|[A-Z]{2,}s?)\)")
+_FIELD: Final = re.compile(r"\s(?:in|for|of)\s+(.{3,50})$")
+_WHETHER: Final = re.compile(
+    r"whether\s+((?:\S+\s+){0,8}?)(is|are|can|could|does|do|should|will)\s+(.*)", re.I
+)
+_WHETHER_DOES: Final = re.compile(
     r"whether\s+(.{3,90}?),?\s+(improves|helps|affects|hurts|matters|transfers|generalizes|holds|works|changes|"
     r"reduces|increases|leads|yields|causes|predicts|depends|requires|emerges|persists|scales)\b\s*(.*)",
     re.I,
 )
-_ASIDE = re.compile(r",\s+(?:each|both|all)\s[^,]{3,40}$|,\s+(?:each|both|all)\s[^,]{3,40},")
-_WORD = re.compile(r"[\w'’-]{1,60}")
+_ASIDE: Final = re.compile(r",\s+(?:each|both|all)\s[^,]{3,40}$|,\s+(?:each|both|all)\s[^,]{3,40},")
+_WORD: Final = re.compile(r"[\w'’-]{1,60}")
 # "X suggests that ...": X ends at a verb that reports a view; words for the view's holders are not the field.
-_REPORTING = frozenset(
+_REPORTING: Final = frozenset(
     re.findall(
         r"\S+",
         "suggests suggest shows show indicates indicate argues argue assumes assume posits posit states "
         "holds hold implies imply claims claim predicts predict says say maintains maintain asserts assert",
     )
 )
-_OPINION = frozenset(
+_OPINION: Final = frozenset(
     re.findall(r"\S+", "folklore wisdom lore intuition literature evidence research practice theory")
 )
-_SHORT = re.compile(r"([A-Z][A-Za-z0-9-]{0,8}[A-Z]s?)(?= [a-z])")
+_SHORT: Final = re.compile(r"([A-Z][A-Za-z0-9-]{0,8}[A-Z]s?)(?= [a-z])")
 # "In this paper, we study the zero-shot sketch-based image retrieval (ZS-SBIR) task": the field, named by
 # the paper itself (not "the standard problem of X", whose field follows the "of").
-_STUDIED = re.compile(
+_STUDIED: Final = re.compile(
     r"(?:In this (?:paper|work|study),? w|Here,? w|W)e (?:study|consider|address|tackle|investigate|focus on)"
     r" the ([^,;()]{3,60}?) (?:\([^()]{1,20}\) )?(?:task|problem)s?\b(?! of\b)"
 )
-_PRONOUN = re.compile(r"^(?:(their|its|our|this|these|those|such|it|they)\s+)", re.IGNORECASE)
+_PRONOUN: Final = re.compile(r"^(?:(their|its|our|this|these|those|such|it|they)\s+)", re.IGNORECASE)
 
 
 def topic(sentence: str, *, short: bool = False) -> str:
@@ -277,7 +280,7 @@ def _named(label: str) -> bool:
 
 
 # A coined name leading the gist: capitals after a hyphen or inside the word ("SI-BO", "GraphSAGE").
-_NAMED_LEAD = re.compile(
+_NAMED_LEAD: Final = re.compile(
     r"[A-Z][\w]*(?:-[A-Z0-9]|[a-z][A-Z])[\w-]* (?:algorithm|method|model|framework|approach)\b"
 )
 
