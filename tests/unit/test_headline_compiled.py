@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from index.headline import PURE_PYTHON, is_compiled
-from tests.conftest import CORPUS, REPO, SEEDS
+from tests.conftest import REPO
+from tests.unit.test_headline import corpus_grading_sample, seed_abstracts
 
 # In CI the machine has a C compiler, so an install that fell back to pure Python is a broken build hook.
 pytestmark = [
@@ -29,23 +30,15 @@ _HEADLINES = """
 import json, sys
 from index.headline import is_compiled
 from index.headline.synthesis import headline
-from index.render.abstract import to_plain
-raws = json.loads(sys.stdin.read())
-print(json.dumps([is_compiled(), [headline(to_plain(raw)) for raw in raws]]))
+plains = json.loads(sys.stdin.read())
+print(json.dumps([is_compiled(), [headline(plain) for plain in plains]]))
 """
 _COMPILED = "import json; from index.headline import is_compiled; print(json.dumps(is_compiled()))"
 
 
-def _paragraphs() -> list[str]:
-    """Every seed paragraph, and every 20th of the corpus: all venues, some 2,800 abstracts."""
-    raws: list[str] = []
-    for path in sorted(SEEDS.glob("*.txt")):
-        raws += [p for p in path.read_text(encoding="utf-8").split("\n\n")[1:] if p.strip()]
-    corpus: list[str] = []
-    for path in sorted((CORPUS / "listings").glob("*.txt")):
-        text = path.read_text(encoding="utf-8", errors="replace")
-        corpus += [p for p in text.split("\n\n")[1:] if p.strip()]
-    return raws + corpus[::20]
+def _abstracts() -> list[str]:
+    """Every seed abstract, and every 20th paper of the corpus: all venues, some 2,800 abstracts, rendered."""
+    return seed_abstracts() + corpus_grading_sample(count=2800)
 
 
 def _run(code: str, cwd: Path, *, pure: bool, stdin: str = "") -> object:
@@ -66,12 +59,12 @@ def _run(code: str, cwd: Path, *, pure: bool, stdin: str = "") -> object:
 
 
 def test_compiled_and_pure_headlines_are_the_same() -> None:
-    raws = _paragraphs()
-    compiled, from_build = _run(_HEADLINES, REPO, pure=False, stdin=json.dumps(raws))  # type: ignore[misc]
-    pure, from_sources = _run(_HEADLINES, REPO, pure=True, stdin=json.dumps(raws))  # type: ignore[misc]
+    plains = _abstracts()
+    compiled, from_build = _run(_HEADLINES, REPO, pure=False, stdin=json.dumps(plains))  # type: ignore[misc]
+    pure, from_sources = _run(_HEADLINES, REPO, pure=True, stdin=json.dumps(plains))  # type: ignore[misc]
     assert (compiled, pure) == (True, False)
-    differ = [(raw[:60], a, b) for raw, a, b in zip(raws, from_build, from_sources, strict=True) if a != b]
-    assert not differ, f"{len(differ)} of {len(raws)} headlines differ, compiled vs source: {differ[:3]}"
+    differ = [(p[:60], a, b) for p, a, b in zip(plains, from_build, from_sources, strict=True) if a != b]
+    assert not differ, f"{len(differ)} of {len(plains)} headlines differ, compiled vs source: {differ[:3]}"
 
 
 def test_a_source_edited_after_the_build_runs_instead_of_the_build(tmp_path: Path) -> None:
