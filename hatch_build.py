@@ -24,6 +24,8 @@ PACKAGE = Path("index", "headline")
 # The name of the shared library all compiled modules live in: inside the package, not at the top level
 # of site-packages, so it installs and uninstalls with it.
 GROUP = "index.headline.native"
+# The same name as `index.headline.PURE_PYTHON`: a build hook cannot import the package it builds.
+PURE_PYTHON = "PAPERS_PURE_PYTHON"
 # Runs in a child process with the project as its working directory: build_ext --inplace writes each module
 # beside its source. A bare Distribution reads no pyproject.toml, so setuptools never tries to understand
 # the hatch project it is running inside.
@@ -48,7 +50,7 @@ class CompileHeadlines(BuildHookInterface):  # type: ignore[type-arg]
         root = Path(self.root)
         for stale in _compiled(root):
             stale.unlink()  # a build from other sources, or for another Python: never shipped by mistake
-        if os.environ.get("PAPERS_PURE_PYTHON"):
+        if os.environ.get(PURE_PYTHON):
             return
         sources = sorted(
             str(path.relative_to(root))

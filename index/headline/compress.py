@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import Final  # compiled, a Final constant is a C static: no dict lookup at each use
+from typing import Final
 
 from index.headline.phrase import base_form, gerund
 

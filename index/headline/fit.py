@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Final  # compiled, a Final constant is a C static: no dict lookup at each use
+from typing import Final
 
 from index.headline.compress import GERUND_NOUNS, compressed, without_grading, without_listed
 from index.headline.mend import ADJECTIVES as _ADJECTIVES

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Final  # compiled, a Final constant is a C static: no dict lookup at each use
+from typing import Final
 
 # "approach in which models [... are constructed]": a clause whose verb the cut lost says nothing.
 _CLAUSE_OPENERS: Final = ("where", "whereby", "whose", "wherein")

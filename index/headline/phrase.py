@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Final  # compiled, a Final constant is a C static: no dict lookup at each use
+from typing import Final
 
 # "We propose to exploit X": the headline is the activity, "Exploiting X".
 _PURPOSE: Final = re.compile(r"^[Tt]o ((?:[a-z]+ly )?)([a-z]{2,})\b")
