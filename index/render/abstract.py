@@ -6,6 +6,7 @@ import re
 
 from index.models import Rendered, Span, SpanStyle
 from index.render import latex_spans
+from index.render.damaged import restore
 from index.render.latex import argspec, convert
 from index.render.markup import (
     MARK_STYLE,
@@ -51,7 +52,7 @@ def render(raw: str) -> Rendered:
 
 
 def _render(raw: str) -> Rendered:
-    text = MARKS.sub("", strip_controls(raw))
+    text = restore(MARKS.sub("", strip_controls(raw)))
     text = html_to_marks(text)
     text = markdown_to_marks(escape_stray_specials(text))
     pieces: list[str] = []

@@ -133,9 +133,10 @@ _STYLED: dict[str, SpanStyle] = {
 _PLAIN = {"text", "mbox", "hbox", "fbox", "textrm", "textnormal", "textup", "textmd", "textsc", "textsf"}
 _PLAIN |= {"mathrm", "operatorname", "title", "author", "date", "underline", "uline", "boldsymbol", "bm"}
 _PLAIN |= {"section", "subsection", "subsubsection", "paragraph", "chapter", "label", "textcolor"}
-# A style macro glued to the word it styled (`\emphcorrelation`, `\textpolylog`): crawls lose the braces.
+# A style macro glued to the word it styled (`\emphcorrelation`, `\textpolylog`, `\emphde facto`): crawls
+# lose the braces. A single letter or a capital (`\mathbbR`) is braced again before parsing (`damaged.py`).
 _GLUED_STYLE = re.compile(
-    r"(?:emph(?!as)|text(?:bf|it|rm|tt|sf|sc)?|math(?:rm|bf|it|sf|cal|bb)|operatorname)(?=[a-z]{3})"
+    r"(?:emph(?!as)|text(?:bf|it|rm|tt|sf|sc)?|math(?:rm|bf|it|sf|cal|bb)|operatorname)(?=[a-z]{2})"
 )
 _CITES = {"cite", "citet", "citep", "citealt", "citealp", "citeauthor", "citeyear", "citeyearpar", "citenum"}
 _CITES |= {"nocite", "citetext", "citepalias", "citetalias", "parencite", "textcite", "autocite"}

@@ -41,6 +41,7 @@ _TEX_WORDS = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\text
 # A `$` starts math only if a closing `$` pairs with it. "$5 and $10" is money: the would-be math ends in a
 # space or runs straight into a digit, which TeX authors never write but prices always do.
 _BARE_PERCENT = re.compile(r"\\*[%&]")
+_MACRO = re.compile(r"\\[A-Za-z]")
 _MATH_REGION = re.compile(
     r"(?<!\\)\$\$.{0,4000}?(?<!\\)\$\$|(?<!\\)\$.{0,2000}?(?<!\\)\$|\\\(.{0,4000}?\\\)|\\\[.{0,4000}?\\\]",
     re.DOTALL,
@@ -132,6 +133,8 @@ def _is_math(text: str, start: int, end: int) -> bool:
     inner = text[start + 1 : end]
     if not inner.strip() or end - start > 2000:
         return False
+    if _MACRO.search(inner) is not None:
+        return True  # "512$\\times$1024": a macro is TeX even where a digit follows, prices have none
     after = text[end + 1 : end + 2]
     return not (after.isdigit() or (inner[0].isdigit() and inner[-1].isspace()))
 

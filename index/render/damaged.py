@@ -1,0 +1,66 @@
+"""LaTeX that lost part of itself before the listing reached us, put back so it renders instead of showing.
+
+Exports and scrapes mangle TeX in three ways, all in the shared corpus (a few hundred abstracts):
+
+- a string escape ate `\\t`: `\\textbf{X}` was read as a tab and "extbf{X}", `$3\\times 3$` as "$3 imes 3$";
+- the backslash was dropped: "emph{mismatch}", "$ell_p$", "$O(alpha ln K)$";
+- the braces were dropped: `\\mathbbR^n`, `\\emphk-junta`.
+
+Only forms that are never prose are repaired: a damaged name followed by its brace, or a symbol's name
+standing alone inside `$...$`. "extend", "o(n)", "$pm$" and "heta" outside math are left as written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+# A name that takes an argument, its backslash (or its `\t`) gone, its brace still there.
+_BRACED: Final = re.compile(
+    r"(?<![\w\\])(?:(ext(?:bf|it|tt|sc|sf|rm|up|sl|normal)?)"
+    r"|(emph|mathbb|mathcal|mathbf|mathrm|mathsf|mathfrak|mathit|boldsymbol|sqrt|frac))(?=\{)"
+)
+# A style macro glued to its argument, braces gone: one letter (`\mathbbR^n`, `\emphk-junta`) or a word with
+# a capital (`\emphPrefMRF`, `\mathrmNP`), which no real macro name has; not `\mathbbm`, the bbm package's
+# indicator. A glued lower-case word (`\emphcorrelation`) is the LaTeX converter's to read (`latex.py`).
+_GLUED: Final = re.compile(
+    r"\\(?!mathbbm)(emph|textbf|textit|mathbb|mathcal|mathbf|mathrm|mathsf|mathfrak|mathit|boldsymbol)"
+    r"([^\W\d_](?![^\W\d_])|[A-Z][\w-]*)"
+)
+_MATH: Final = re.compile(r"(?<!\\)\$([^$]{1,300})(?<!\\)\$")
+# Inside math, a word that can only be a symbol's name: `\t`-eaten (`imes` was `\times`) or backslash-less.
+_TAB_EATEN: Final = {"imes": "times", "heta": "theta", "au": "tau", "ilde": "tilde", "riangle": "triangle"}
+# Not "sim", "times" or "pm": "$\textit{sim-to-real}$", "$d \log(pm)$".
+_BARE: Final = frozenset(
+    re.findall(r"\S+", "ell epsilon varepsilon alpha beta gamma delta lambda sigma theta tau infty geq leq")
+)
+# The space before a `\t`-eaten name is the tab that ate it, so it goes with the name.
+_SYMBOL_WORD: Final = re.compile(r"(\s?)(?<![\\A-Za-z])([A-Za-z]{2,10})(?![A-Za-z])")
+_DAMAGE_HINT: Final = re.compile(
+    r"(?:ext|emph|math|boldsymbol|sqrt|frac)[\w]*\{|\\(?:emph|math|boldsymbol|text)|\$"
+)
+
+
+def restore(text: str) -> str:
+    """`text` with damaged LaTeX names given back their backslash, braces or eaten `\\t`."""
+    if _DAMAGE_HINT.search(text) is None:
+        return text
+    text = _BRACED.sub(_braced, text)
+    text = _GLUED.sub(r"\\\1{\2}", text)
+    return _MATH.sub(_math, text) if "$" in text else text
+
+
+def _braced(match: re.Match[str]) -> str:
+    eaten_tab, lost_backslash = match.group(1), match.group(2)
+    return "\\t" + eaten_tab if eaten_tab is not None else "\\" + lost_backslash
+
+
+def _math(match: re.Match[str]) -> str:
+    def symbol(word: re.Match[str]) -> str:
+        space, name = word.groups()
+        full = _TAB_EATEN.get(name)
+        if full is not None:
+            return "\\" + full
+        return space + ("\\" + name if name in _BARE else name)
+
+    return "$" + _SYMBOL_WORD.sub(symbol, match.group(1)) + "$"
