@@ -46,6 +46,8 @@ _BARE: Final = methodcaller("strip", ",;:")
 LATEX_LEFTOVER: Final = re.compile(
     r"\b(?:emph|textbf|textit|textrm|texttt|mathrm|mathbf|mathcal|bf)(?=[A-Z{])"
 )
+# "DenseNet: which connects each layer to every other": the clause that followed the name, its subject gone.
+_WHICH_AFTER_NAME: Final = re.compile(r"^([^\s:][^:]{0,40}): which (?=\S)")
 # A line break hyphen left inside a word by PDF extraction ("knowl- edge", "sub- space").
 SPLIT_WORD: Final = re.compile(
     r"\b([a-z]{2,})- (?!(?:and|or|to|as|but|nor|vs|of|the|in|on|for|with|based)\b)([a-z]{2,})\b"
@@ -182,6 +184,8 @@ def _spaced(match: re.Match[str]) -> str:
 def normalize(line: str) -> str:
     """A finished headline in NFKC ("ﬁ" -> "fi"), without LaTeX leftovers or line-break hyphens.
 
+    "NAME: which does X" reads "NAME does X": the name is what the clause was about.
+
     Run on the short line, not the abstract: cheap, and it catches whatever the rules let through.
     """
     if not line.isascii():
@@ -192,4 +196,6 @@ def normalize(line: str) -> str:
         line = SPLIT_WORD.sub(r"\1\2", line)
     if line.count("of") > line.count(" of"):
         line = _GLUED.sub(_spaced, line)  # C-level counts first: most lines have only " of"
+    if ": which " in line:
+        line = _WHICH_AFTER_NAME.sub(r"\1 ", line, count=1)
     return line

@@ -412,6 +412,13 @@ def test_a_headline_is_rebuilt_from_the_claim(abstract: str, wanted: str, unwant
             "power of LLMs with the structural representation capability of GNNs within an EM paradigm.",
             "SHiFT synergizes reasoning of LLMs with structural representation of GNNs",
         ),
+        (  # "NAME: which connects ...": the name is the clause's subject
+            "Recent work has shown that convolutional networks can be substantially deeper if they contain "
+            "shorter connections between layers. In this paper, we embrace this observation and introduce "
+            "the Dense Convolutional Network (DenseNet), which connects each layer to every other layer in a "
+            "feed-forward fashion.",
+            "DenseNet connects each layer to every other layer in feed-forward fashion",
+        ),
     ],
 )
 def test_a_claim_said_in_many_shapes_gets_one_plain_headline(abstract: str, expected: str) -> None:
