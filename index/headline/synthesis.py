@@ -37,7 +37,7 @@ _BY = re.compile(
 )
 _DOES = re.compile(r"([a-z]{3,}s)\s")
 # "we aim to address these problems by ...": the verb of the aim, before what it points back to.
-_AIM_BACK = re.compile(r"to [a-z]{3,} (?=(?:this|these|those|such|our|their)\s)")
+_AIM_BACK = re.compile(r"(?:to [a-z]{3,}|[a-z]{3,}ing) (?=(?:this|these|those|such|our|their)\s)")
 # "we show that when A holds, B": the condition, up to the comma that ends it.
 _CONDITION = re.compile(r"(?:when|if|whenever|once|although|while)\s[^,;.]{3,120},\s+(?=[a-z]+\s+[a-z])")
 # "address the problem of 3D reconstruction of X, proposing a framework based on ...": a framework for it.
@@ -382,11 +382,11 @@ def _gist(sentences: list[str], best: BestClaim) -> str:
         rest = rest[problem.end() :] if problem is not None else rest
     elif does is not None:  # "This paper reformulates X as Y": "Reformulating X as Y"
         rest = gerund(base_form(does.group(1))) + rest[does.end(1) :]
-    aim = _AIM_BACK.match(rest) if verb == "address" else None
-    if aim is not None:  # "we aim to address these problems by learning X": "Learning X"
-        rest = rest[aim.end() :]
-    # Matched once for both searches, and only when a "by" is there: most rests have none. A rest starting
-    # with an ASCII letter that no case of "this"/"such"/"our" starts with cannot match.
+    aim = _AIM_BACK.match(rest) if verb in ("address", "propose") else None
+    done_by = aim is not None and _BY_DOING.search(rest, aim.end(), aim.end() + 200) is not None
+    if aim is not None and (done_by or (verb == "address" and rest[:3] == "to ")):  # "address this by ..."
+        rest = rest[aim.end() :]  # "we aim to address / propose to solve / addressing them by learning X"
+    # Matched once for both searches, and only where a "by" is and a rest can start "this"/"such"/"our".
     lead = rest[:1]
     back = (
         (lead in "tTsSoO" or not lead.isascii()) and "by" in rest and BACK_REFERENCE.match(rest) is not None

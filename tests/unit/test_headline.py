@@ -419,6 +419,17 @@ def test_a_headline_is_rebuilt_from_the_claim(abstract: str, wanted: str, unwant
             "feed-forward fashion.",
             "DenseNet connects each layer to every other layer in feed-forward fashion",
         ),
+        (  # "we propose to solve this task by combining X": what "this task" is was said before, X is new
+            "Hyperparameter optimization is often done from scratch for each dataset, which wastes compute. "
+            "In this paper, we propose to solve this meta-learning task by combining ideas from "
+            "collaborative filtering and Bayesian optimization. Experiments show large gains.",
+            "Combining ideas from collaborative filtering and Bayesian optimization",
+        ),
+        (  # the same with a gerund: "we propose addressing these issues by augmenting X"
+            "Robot learning needs data. We propose addressing these issues by augmenting training data with "
+            "natural language advice from a human. Results are good.",
+            "Augmenting training data with natural language advice from a human",
+        ),
     ],
 )
 def test_a_claim_said_in_many_shapes_gets_one_plain_headline(abstract: str, expected: str) -> None:
