@@ -6,7 +6,7 @@ import itertools
 import re
 from typing import Final
 
-from index.headline.phrase import base_form, gerund
+from index.headline.phrase import ADVERB, base_form, gerund
 
 # Headline style drops articles, possessives and an adverb before its verb ("correctly identifying").
 # (On one-spaced text, starting with the literal space: a lookbehind would be 5x slower.)
@@ -72,13 +72,30 @@ def _by_first_letter(phrases: dict[str, str]) -> str:
 
 _WORDY_PHRASES: Final = re.compile(_by_first_letter(_WORDY))
 # "model that learns X" is "model learning X" in headline style; never "that is", "that has" or a noun.
+# No noun or adverb ending in "s" is read as a verb: "that its effectiveness" is no "effectivenesing".
+# Nor is a plural noun that an auxiliary follows: "that agents are better off" is no "agenting".
 _RELATIVE: Final = re.compile(
-    r" (?:that|which) (?!(?:is|has|was|does|this|thus|its|as|us|less|across|always|perhaps|plus|news|series|"
-    r"basis|analysis|process|access|loss|class|bias|focus)\b)([a-z]{3,}s)\b(?= [a-z])"
+    r" (?:that|which) (?!(?:is|has|was|does|this|thus|its|as|us|always|perhaps|plus|news|series|"
+    r"bias|[a-z]*(?:ss|us|is))\b)([a-z]{3,}s)\b"
+    r"(?= (?!(?:can|cannot|could|are|were|will|would|may|might|must|should|have|do)\b)[a-z])"
 )
 _NOT_RELATIVE: Final = frozenset(("in", "of", "by", "on", "to", "for", "with", "from", "such", "so"))
+# Verbs whose "that" starts a clause with its own subject: "revealing that outliers", "ensure that models".
+_SAYS_THAT: Final = frozenset(
+    re.findall(
+        r"\S+",
+        "show shows showed shown showing find finds finding found prove proves proved proven proving "
+        "demonstrate demonstrates demonstrated demonstrating reveal reveals revealed revealing observe "
+        "observes observed observing note notes noted noting argue argues argued arguing suggest suggests "
+        "suggested suggesting ensure ensures ensuring require requires required requiring assume assumes "
+        "assuming claim claims claimed state states stated stating know known believe means meaning imply "
+        "implies implied implying indicate indicates indicating confirm confirms confirming hypothesize",
+    )
+)
+# The verb is no adverb: "which can then be used" is no "thenning", "which can not only" no "notting".
 _CAN: Final = re.compile(
-    r" (?:that|which) (?:can|could|is able to|are able to) (?:[a-z]+ly )?([a-z]{3,})\b(?= [a-z])"
+    rf" (?:that|which) (?:can|could|is able to|are able to) (?:{ADVERB} )?"
+    rf"(?!{ADVERB}\b)([a-z]{{3,}})\b(?= [a-z])"
 )
 # Abbreviations every reader of the field knows, and adjective pairs where the first carries the idea:
 # both buy the room that keeps a phrase whole ("VAE that learns disentangled representations ...").
@@ -120,9 +137,9 @@ _ADJECTIVE_PAIR: Final = re.compile(rf"\b([a-z]+ed) and ([a-z]+{_ADJECTIVE_END})
 
 def _participial(match: re.Match[str]) -> str:
     """ "that decides" -> "deciding": the same modifier, five characters shorter."""
-    before = match.string[max(0, match.start() - 5) : match.start()].rsplit(" ", 1)[-1]
-    if before in _NOT_RELATIVE:
-        return match.group(0)  # "in which models ...": "which" starts a clause with its own subject
+    before = match.string[max(0, match.start() - 14) : match.start()].rsplit(" ", 1)[-1]
+    if before in _NOT_RELATIVE or before in _SAYS_THAT:  # "in which models", "showing that agents"
+        return match.group(0)  # "which" or "that" starts a clause with its own subject
     return " " + gerund(base_form(match.group(1)))
 
 

@@ -5,8 +5,24 @@ from __future__ import annotations
 import re
 from typing import Final
 
-# "We propose to exploit X": the headline is the activity, "Exploiting X".
-_PURPOSE: Final = re.compile(r"^[Tt]o ((?:[a-z]+ly )?)([a-z]{2,})\b")
+# An adverb between "to" or "can" and its verb ("to efficiently learn", "which can then be used"); "apply",
+# "rely" and kin end in "ly" too, but they are the verb.
+ADVERB: Final = (
+    r"(?:(?!(?:apply|rely|reply|supply|comply|multiply|imply|fly)\b)[a-z]+ly|then|also|further|even|still|"
+    r"thus|now|better|more|fast|first|instead|not|never|only)"
+)
+# "We propose to exploit X": the headline is the activity, "Exploiting X". Not "to the best of", "to what
+# extent", "to our knowledge": no verb follows those, and "Thing best of" is no headline.
+_PURPOSE: Final = re.compile(
+    rf"^[Tt]o ((?:{ADVERB} )?)(?!(?:the|an?|what|which|whom|whose|our|their|its|this|these|those|that|date|"
+    r"some|each|all|both|such|one|any|us|them|it|me|my|his|her)\b)(?!" + ADVERB + r"\b)([a-z]{2,})\b"
+)
+# "to what extent X" and "to the users of X" head no purpose: "Extent to which X", "Users of X". Not a
+# question's inversion, "to what extent can X do Y".
+_NO_PURPOSE: Final = re.compile(
+    r"^[Tt]o (?:(?:what|which) (extent|degree)\b(?!\s+(?:can|could|do|does|did|is|are|was|were|will)\b)\s*"
+    r"|(?:the|an?) (?=[a-z]))"
+)
 # "This paper develops and implements X": the claimant went, its second verb stayed.
 _STRAY_VERBS: Final = (
     "implements utilizes uses employs applies presents proposes introduces develops describes provides "
@@ -55,6 +71,34 @@ _OPENINGS: Final = {
     "to": "p",
     **dict.fromkeys(("and", *_STRAY_VERBS.split()), "v"),
 }
+
+
+# "To the best of our knowledge, this is the first X", "we present, to our knowledge, the first Y", "the
+# first, to the best of our knowledge, Z": how sure the authors are, not what the paper is. Not "to our
+# knowledge base": a determiner, a quote, a comma or the sentence's end follows a hedge.
+_HEDGE: Final = re.compile(
+    r"(,\s*|\s+|^)[Tt]o (?:the )?(?:best of )?our (?:best )?knowledge"
+    r"(?:,\s*|\s+(?=(?:the|an?|this|these|there|we|it|no|our)\b|[\"“])|(?=\.))"
+)
+
+
+def unhedged(text: str) -> str:
+    """The text without the hedge "to (the best of) our knowledge", which would head or pad a headline."""
+    if "our knowledge" not in text and "our best knowledge" not in text:
+        return text
+    pieces: list[str] = []
+    done = 0
+    for hedge in _HEDGE.finditer(text):
+        start, end = hedge.span()
+        opens = start == 0 or (hedge.group(1)[:1] != "," and text[start - 1] in ".!?")
+        pieces.append(text[done:start])
+        if opens:  # the sentence now starts after the hedge, with a capital
+            pieces.append((" " if start else "") + text[end : end + 1].upper())
+            end += 1
+        elif text[end : end + 1] != ".":
+            pieces.append(" ")
+        done = end
+    return "".join(pieces) + text[done:]
 
 
 def gerund(verb: str) -> str:
@@ -117,6 +161,13 @@ def as_headline(text: str) -> str:
     if purpose is not None:
         adverb, verb = purpose.groups()
         return f"{adverb}{gerund(verb)}{text[purpose.end() :]}"
+    nounal = _NO_PURPOSE.match(text) if "p" in may else None
+    if nounal is not None:
+        rest = text[nounal.end() :]
+        if not nounal.group(1):
+            return capitalize(rest)
+        joint = "" if rest[:1] == "," else " "  # "Extent to which, and when, X"
+        return f"{nounal.group(1).title()} to which{joint}{rest}"
     stray = _STRAY_VERB.match(text) if "v" in may else None
     if stray is not None and len(text) - stray.end() > 15:
         return text[stray.end() :]

@@ -11,7 +11,7 @@ from index.headline.doing import AcronymOnly, doing_line
 from index.headline.fit import UNTITLED, fit
 from index.headline.naming import BACK_REFERENCE, named_contribution
 from index.headline.objects import object_of
-from index.headline.phrase import JUNK, as_headline, base_form, capitalize, gerund, third_person
+from index.headline.phrase import JUNK, as_headline, base_form, capitalize, gerund, third_person, unhedged
 from index.headline.purpose import for_what, without_frame
 from index.headline.quality import LATEX_LEFTOVER, ends_dangling, fold_ligatures, generic, normalize
 from index.headline.resolve import POINTED_ENDS, addressing, defined, lower_first, pointed_field
@@ -128,7 +128,7 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
     text = text.strip()
     if "- " in text:
         text = _LINE_BREAK.sub("", text)  # "We pro- pose": a claim split by a line-end hyphen
-    text = active(text)
+    text = active(unhedged(text))
     sentences, starts = split_sentences(text)
     claims = claims_by_sentence(text, starts)
     best = best_claim(sentences, claims)

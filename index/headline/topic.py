@@ -103,6 +103,19 @@ _STUDIED: Final = re.compile(
 _PRONOUN: Final = re.compile(r"^(?:(their|its|our|this|these|those|such|it|they)\s+)", re.IGNORECASE)
 
 
+# Words a first sentence opens with that name no field when they are all the subject left ("Due to the cost
+# of labels", "Previous methods rely on", "Typically, models"): "Due: ..." heads no headline.
+_NO_FIELD_ALONE: Final = frozenset(
+    re.findall(
+        r"\S+",
+        "due thanks owing according compared contrary across towards following whereas previous previously "
+        "prior numerous various many existing current currently typical typically generally increasingly "
+        "perfectly tremendous enormous ubiquitous standard traditional mainstream fundamental effective "
+        "simple key critical central the that is does here up use using right",
+    )
+)
+
+
 def topic(sentence: str, *, short: bool = False) -> str:
     """The field a paper works in, as the first sentence's subject names it ("Diffusion models are ...").
 
@@ -161,6 +174,8 @@ def topic(sentence: str, *, short: bool = False) -> str:
     subject = (subject if lead is None else subject[lead.end() :]).strip(JUNK)
     words = subject.split()
     if not 1 <= len(words) <= 6 or words[0].lower() in _NOT_TOPIC or not words[0][:1].isalpha():
+        return ""
+    if len(words) == 1 and words[0].lower() in _NO_FIELD_ALONE:
         return ""
     if "," in subject or "for short" in subject or "[" in subject or "]" in subject:
         return ""  # "Solving integer programs,IPs for short": a list or an aside, not a name for the field

@@ -1,0 +1,104 @@
+"""Word forms in headlines: a gerund only from a verb, no hedge, no sentence opener taken for a field.
+
+Each case is a shape the whole-corpus headlines showed going wrong ("Thing best of our knowledge",
+"Whatting extent", "Apply adversarialing", "thenning", "agenting", "Due: ..."), cut down to the phrase.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from index.headline.compress import compressed
+from index.headline.phrase import as_headline, unhedged
+from index.headline.synthesis import headline
+from index.headline.topic import topic
+
+
+@pytest.mark.parametrize(
+    ("gist", "expected"),
+    [
+        ("to exploit sibling mentions", "exploiting sibling mentions"),
+        ("to efficiently learn X", "efficiently learning X"),
+        (
+            "to apply adversarial techniques during inference",
+            "applying adversarial techniques during inference",
+        ),
+        ("to rely on labeled real data", "relying on labeled real data"),
+        ("to instead learn rich representations", "instead learning rich representations"),
+        ("to what extent language models overcome it", "Extent to which language models overcome it"),
+        ("to what degree models are sensitive", "Degree to which models are sensitive"),
+        ("to which extent, and when, it can be achieved", "Extent to which, and when, it can be achieved"),
+        ("to what extent can an adversary steal a model", "to what extent can an adversary steal a model"),
+        ("to the users of a system", "Users of a system"),
+    ],
+)
+def test_a_to_phrase_turns_into_a_gerund_only_when_a_verb_follows(gist: str, expected: str) -> None:
+    assert as_headline(gist) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("To the best of our knowledge, this is the first work. Next.", "This is the first work. Next."),
+        ("Our method is, to our knowledge, the first such.", "Our method is the first such."),
+        ("It is new, to the best of our knowledge.", "It is new."),
+        ("Some. To our knowledge this is new.", "Some. This is new."),
+        (
+            "we propose to our best knowledge the first dedicated approach",
+            "we propose the first dedicated approach",
+        ),
+        ('the first, to the best of our knowledge, "in-the-wild" model', 'the first "in-the-wild" model'),
+        ("We add facts to our knowledge graph.", "We add facts to our knowledge graph."),  # no hedge
+    ],
+)
+def test_the_hedge_to_our_knowledge_goes(text: str, expected: str) -> None:
+    assert unhedged(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a model that learns disentangled representations of images", "model learning disentangled"),
+        ("a framework which can better exploit labeled data and avoid problems", "framework exploiting"),
+        ("a method that its effectiveness depends on two requirements", "that effectiveness depends"),
+        ("we show that agents are better off under the mechanism", "that agents are better off"),
+        ("an analysis revealing that outliers matter for quantization", "revealing that outliers matter"),
+        ("a dataset that can then be used to train debiased models on many tasks", "that can then be used"),
+    ],
+)
+def test_a_relative_clause_is_shortened_only_where_its_verb_is_a_verb(text: str, expected: str) -> None:
+    assert expected in compressed(text, 40)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Due to the high cost of labels, semi-supervised learning is popular.",
+        "Previous methods for image retrieval rely on labels.",
+        "Thanks to deep learning, detection has improved.",
+        "Typically, models are trained on clean data.",
+    ],
+)
+def test_a_sentence_opener_is_no_field(sentence: str) -> None:
+    assert topic(sentence) == ""
+
+
+def test_a_noun_subject_is_still_a_field() -> None:
+    assert topic("Diffusion models are the state of the art in image generation.") == "Diffusion models"
+
+
+def test_no_headline_makes_a_gerund_of_a_noun_or_an_adverb() -> None:
+    abstracts = [
+        "Debiasing is hard. We propose to tackle this problem by generating a debiased version of a dataset, "
+        "which can then be used to train a debiased, off-the-shelf model.",
+        "Calibration matters. To the best of our knowledge, we are the first to study calibration of graph "
+        "neural networks under distribution shift.",
+        "Language models forget. We investigate to what extent various linguistic phenomena are forgotten.",
+    ]
+    made_up = re.compile(r"\b(?:thenn|alsoi|whatt|whichi|thi|oni|adversariali|agenti)ng\b", re.IGNORECASE)
+    for abstract in abstracts:
+        line = headline(abstract)
+        assert made_up.search(line) is None, line
+        assert "knowledge" not in line, line
