@@ -75,12 +75,14 @@ _WORDY_PHRASES: Final = re.compile(_by_first_letter(_WORDY))
 # No noun or adverb ending in "s" is read as a verb: "that its effectiveness" is no "effectivenesing".
 # Nor is a plural noun that an auxiliary follows: "that agents are better off" is no "agenting".
 _RELATIVE: Final = re.compile(
-    r" (?:that|which) (?!(?:is|has|was|does|this|thus|its|as|us|always|perhaps|plus|news|series|"
+    r" (?:that|which) (?!(?:is|has|was|does|this|thus|its|as|us|always|perhaps|sometimes|besides|plus|news|"
+    r"series|towards|afterwards|"
     r"bias|[a-z]*(?:ss|us|is))\b)([a-z]{3,}s)\b"
     r"(?= (?!(?:can|cannot|could|are|were|will|would|may|might|must|should|have|do)\b)[a-z])"
 )
 _NOT_RELATIVE: Final = frozenset(("in", "of", "by", "on", "to", "for", "with", "from", "such", "so"))
-# Verbs whose "that" starts a clause with its own subject: "revealing that outliers", "ensure that models".
+# Words whose "that" or "which" starts a clause with its own subject: "revealing that outliers", "the fact
+# that metrics", "determine which detectors".
 _SAYS_THAT: Final = frozenset(
     re.findall(
         r"\S+",
@@ -89,7 +91,9 @@ _SAYS_THAT: Final = frozenset(
         "observes observed observing note notes noted noting argue argues argued arguing suggest suggests "
         "suggested suggesting ensure ensures ensuring require requires required requiring assume assumes "
         "assuming claim claims claimed state states stated stating know known believe means meaning imply "
-        "implies implied implying indicate indicates indicating confirm confirms confirming hypothesize",
+        "implies implied implying indicate indicates indicating confirm confirms confirming hypothesize "
+        "fact idea notion observation evidence assumption hypothesis insight intuition finding conjecture "
+        "determine decide choose select identify predict specify",
     )
 )
 # The verb is no adverb: "which can then be used" is no "thenning", "which can not only" no "notting".

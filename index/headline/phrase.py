@@ -41,7 +41,8 @@ _DOUBLED: Final = frozenset(
     re.findall(
         r"\S+",
         "control patrol compel propel excel expel refer prefer infer transfer confer defer occur recur incur "
-        "admit omit permit submit commit emit transmit regret begin forget equip",
+        "admit omit permit submit commit emit transmit regret begin forget equip embed output input "
+        "bootstrap sidestep overlap format program distil instil fulfil",
     )
 )
 # "Studying the implicit bias of X": a study is named by its subject, as titles do.
@@ -109,6 +110,8 @@ def gerund(verb: str) -> str:
         return verb[:-1] + "ing"
     if verb in _DOUBLED:
         return verb + verb[-1] + "ing"
+    if verb in ("panic", "mimic", "traffic"):
+        return verb + "king"
     vowel_groups = len(_VOWEL_GROUPS.findall(verb))
     if (
         vowel_groups == 1
@@ -123,6 +126,8 @@ def gerund(verb: str) -> str:
 
 def base_form(verb: str) -> str:
     """The verb a third-person form is of: decides -> decide, applies -> apply, matches -> match."""
+    if verb in ("dies", "lies", "ties", "goes", "does", "undergoes", "echoes", "vetoes"):
+        return verb[:-1] if verb[-3] == "i" else verb[:-2]  # "dies" -> "die", "goes" -> "go"
     if verb.endswith("ies"):
         return verb[:-3] + "y"
     if verb.endswith(("sses", "shes", "ches", "xes", "zes")):

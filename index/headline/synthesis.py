@@ -60,7 +60,7 @@ _PROBLEM_OF = re.compile(
 )
 _WITH_WHICH = re.compile(
     r"^[\w\s-]{0,60}?\b(?:framework|method|approach|tool|technique|formulation|model)\s+(?:with|by|through|"
-    r"under|in) which we\s+(?:\w+ly\s+)?([a-z]+)\s+(.{10,})"
+    r"under|in) which we\s+(?:can\s+|could\s+)?(?:\w+ly\s+)?([a-z]+)\s+(.{10,})"
 )
 # "handwriting data to understand X": what is analysed or used, then what for.
 # At most six plain words: "this approach to ..." points back, "vulnerabilities of X to Y" is what is

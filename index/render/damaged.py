@@ -3,7 +3,7 @@
 Exports and scrapes mangle TeX in three ways, all in the shared corpus (a few hundred abstracts):
 
 - a string escape ate `\\t`: `\\textbf{X}` was read as a tab and "extbf{X}", `$3\\times 3$` as "$3 imes 3$";
-- the backslash was dropped: "emph{mismatch}", "$ell_p$", "$O(alpha ln K)$";
+- the backslash was dropped: "emph{mismatch}", "$ell_p$", "$O(alpha ln K)$", or with `\\e` "mph{imaging}";
 - the braces were dropped: `\\mathbbR^n`, `\\emphk-junta`.
 
 Only forms that are never prose are repaired: a damaged name followed by its brace, or a symbol's name
@@ -18,7 +18,7 @@ from typing import Final
 # A name that takes an argument, its backslash (or its `\t`) gone, its brace still there.
 _BRACED: Final = re.compile(
     r"(?<![\w\\])(?:(ext(?:bf|it|tt|sc|sf|rm|up|sl|normal)?)"
-    r"|(emph|mathbb|mathcal|mathbf|mathrm|mathsf|mathfrak|mathit|boldsymbol|sqrt|frac))(?=\{)"
+    r"|(emph|mathbb|mathcal|mathbf|mathrm|mathsf|mathfrak|mathit|boldsymbol|sqrt|frac)|(mph))(?=\{)"
 )
 # A style macro glued to its argument, braces gone: one letter (`\mathbbR^n`, `\emphk-junta`) or a word with
 # a capital (`\emphPrefMRF`, `\mathrmNP`), which no real macro name has; not `\mathbbm`, the bbm package's
@@ -37,7 +37,7 @@ _BARE: Final = frozenset(
 # The space before a `\t`-eaten name is the tab that ate it, so it goes with the name.
 _SYMBOL_WORD: Final = re.compile(r"(\s?)(?<![\\A-Za-z])([A-Za-z]{2,10})(?![A-Za-z])")
 _DAMAGE_HINT: Final = re.compile(
-    r"(?:ext|emph|math|boldsymbol|sqrt|frac)[\w]*\{|\\(?:emph|math|boldsymbol|text)|\$"
+    r"(?:ext|mph|math|boldsymbol|sqrt|frac)[\w]*\{|\\(?:emph|math|boldsymbol|text)|\$"
 )
 
 
@@ -51,8 +51,10 @@ def restore(text: str) -> str:
 
 
 def _braced(match: re.Match[str]) -> str:
-    eaten_tab, lost_backslash = match.group(1), match.group(2)
-    return "\\t" + eaten_tab if eaten_tab is not None else "\\" + lost_backslash
+    eaten_tab, lost_backslash, eaten_e = match.groups()
+    if eaten_tab is not None:
+        return "\\t" + eaten_tab
+    return "\\" + lost_backslash if lost_backslash is not None else "\\e" + eaten_e  # "\e" read as an escape
 
 
 def _math(match: re.Match[str]) -> str:

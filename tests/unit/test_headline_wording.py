@@ -11,7 +11,7 @@ import re
 import pytest
 
 from index.headline.compress import compressed
-from index.headline.phrase import as_headline, unhedged
+from index.headline.phrase import as_headline, base_form, gerund, unhedged
 from index.headline.synthesis import headline
 from index.headline.topic import topic
 
@@ -66,10 +66,30 @@ def test_the_hedge_to_our_knowledge_goes(text: str, expected: str) -> None:
         ("we show that agents are better off under the mechanism", "that agents are better off"),
         ("an analysis revealing that outliers matter for quantization", "revealing that outliers matter"),
         ("a dataset that can then be used to train debiased models on many tasks", "that can then be used"),
+        ("evidence from the fact that metrics disagree on rankings", "fact that metrics disagree"),
+        ("an approach to determine which detectors to deploy on robots", "determine which detectors"),
     ],
 )
 def test_a_relative_clause_is_shortened_only_where_its_verb_is_a_verb(text: str, expected: str) -> None:
     assert expected in compressed(text, 40)
+
+
+@pytest.mark.parametrize(
+    ("third_person", "expected"),
+    [
+        ("embeds", "embedding"),
+        ("outputs", "outputting"),
+        ("bootstraps", "bootstrapping"),
+        ("goes", "going"),
+        ("does", "doing"),
+        ("mimics", "mimicking"),
+        ("dies", "dying"),
+        ("learns", "learning"),
+        ("plans", "planning"),
+    ],
+)
+def test_a_gerund_is_spelled_as_english_spells_it(third_person: str, expected: str) -> None:
+    assert gerund(base_form(third_person)) == expected
 
 
 @pytest.mark.parametrize(
@@ -96,8 +116,10 @@ def test_no_headline_makes_a_gerund_of_a_noun_or_an_adverb() -> None:
         "Calibration matters. To the best of our knowledge, we are the first to study calibration of graph "
         "neural networks under distribution shift.",
         "Language models forget. We investigate to what extent various linguistic phenomena are forgotten.",
+        "Calibration is hard to measure. We propose a framework through which we can compute the bias of a "
+        "particular estimator for an evaluation data set of a given size.",
     ]
-    made_up = re.compile(r"\b(?:thenn|alsoi|whatt|whichi|thi|oni|adversariali|agenti)ng\b", re.IGNORECASE)
+    made_up = re.compile(r"\b(?:thenn|alsoi|whatt|whichi|thi|oni|agenti|canni)ng\b", re.IGNORECASE)
     for abstract in abstracts:
         line = headline(abstract)
         assert made_up.search(line) is None, line
