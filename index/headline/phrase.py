@@ -77,29 +77,37 @@ _OPENINGS: Final = {
 # "To the best of our knowledge, this is the first X", "we present, to our knowledge, the first Y", "the
 # first, to the best of our knowledge, Z": how sure the authors are, not what the paper is. Not "to our
 # knowledge base": a determiner, a quote, a comma or the sentence's end follows a hedge.
-_HEDGE: Final = re.compile(
-    r"(,\s*|\s+|^)[Tt]o (?:the )?(?:best of )?our (?:best )?knowledge"
-    r"(?:,\s*|\s+(?=(?:the|an?|this|these|there|we|it|no|our)\b|[\"“])|(?=\.))"
-)
+_HEDGE_HEAD: Final = re.compile(r"\b[Tt]o (?:the )?(?:best of )?our(?: best)?$")  # before " knowledge"
+_HEDGE_TAIL: Final = re.compile(r",\s*|\s+(?=(?:the|an?|this|these|there|we|it|no|our)\b|[\"“])|(?=\.)")
 
 
 def unhedged(text: str) -> str:
-    """The text without the hedge "to (the best of) our knowledge", which would head or pad a headline."""
-    if "our knowledge" not in text and "our best knowledge" not in text:
-        return text
+    """The text without the hedge "to (the best of) our knowledge", which would head or pad a headline.
+
+    Found from " knowledge" (str.find, C speed) and matched only in the few characters around it: a pattern
+    scanned over a whole abstract costs as much as the rest of a headline's opening.
+    """
+    at = text.find(" knowledge")
     pieces: list[str] = []
     done = 0
-    for hedge in _HEDGE.finditer(text):
-        start, end = hedge.span()
-        opens = start == 0 or (hedge.group(1)[:1] != "," and text[start - 1] in ".!?")
-        pieces.append(text[done:start])
-        if opens:  # the sentence now starts after the hedge, with a capital
-            pieces.append((" " if start else "") + text[end : end + 1].upper())
-            end += 1
-        elif text[end : end + 1] != ".":
-            pieces.append(" ")
-        done = end
-    return "".join(pieces) + text[done:]
+    while at >= 0:
+        head = _HEDGE_HEAD.search(text, max(done, at - 26), at)
+        tail = _HEDGE_TAIL.match(text, at + 10) if head is not None else None
+        if head is not None and tail is not None and text[head.start() - 1 : head.start()] in ("", " "):
+            start, end = head.start(), tail.end()
+            lead = start - 1 if start else 0  # the space, or the comma and space, before the hedge goes too
+            comma = lead > 0 and text[lead - 1] == ","
+            lead -= comma
+            opens = lead == 0 or (not comma and text[lead - 1] in ".!?")
+            pieces.append(text[done:lead])
+            if opens:  # the sentence now starts after the hedge, with a capital
+                pieces.append((" " if lead else "") + text[end : end + 1].upper())
+                end += 1
+            elif text[end : end + 1] != ".":
+                pieces.append(" ")
+            done = end
+        at = text.find(" knowledge", at + 10)
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 def gerund(verb: str) -> str:

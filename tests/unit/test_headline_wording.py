@@ -51,6 +51,7 @@ def test_a_to_phrase_turns_into_a_gerund_only_when_a_verb_follows(gist: str, exp
         ),
         ('the first, to the best of our knowledge, "in-the-wild" model', 'the first "in-the-wild" model'),
         ("We add facts to our knowledge graph.", "We add facts to our knowledge graph."),  # no hedge
+        ("causality (to our knowledge, the first such).", "causality (to our knowledge, the first such)."),
     ],
 )
 def test_the_hedge_to_our_knowledge_goes(text: str, expected: str) -> None:
