@@ -78,11 +78,18 @@ _RELATIVE: Final = re.compile(
     r" (?:that|which) (?!(?:is|has|was|does|this|thus|its|as|us|always|perhaps|sometimes|besides|plus|news|"
     r"series|towards|afterwards|"
     r"bias|[a-z]*(?:ss|us|is))\b)([a-z]{3,}s)\b"
-    r"(?= (?!(?:can|cannot|could|are|were|will|would|may|might|must|should|have|do)\b)[a-z])"
+    r"(?= (?!(?:can|cannot|could|are|were|will|would|may|might|must|should|have|do|we|they|you)\b)[a-z])"
 )
-_NOT_RELATIVE: Final = frozenset(("in", "of", "by", "on", "to", "for", "with", "from", "such", "so"))
-# Words whose "that" or "which" starts a clause with its own subject: "revealing that outliers", "the fact
-# that metrics", "determine which detectors".
+_NOT_RELATIVE: Final = frozenset(
+    re.findall(
+        r"\S+",
+        "in of by on to for with from such so under at through over into among between during upon within "
+        "across against about behind beyond via",
+    )
+)
+# Words whose "that" starts a clause with its own subject ("revealing that outliers", "the fact that
+# metrics"), and verbs whose "which" asks a question ("determine which detectors"); not "learning", mostly a
+# noun ("deep learning which weighs").
 _SAYS_THAT: Final = frozenset(
     re.findall(
         r"\S+",
@@ -92,8 +99,16 @@ _SAYS_THAT: Final = frozenset(
         "suggested suggesting ensure ensures ensuring require requires required requiring assume assumes "
         "assuming claim claims claimed state states stated stating know known believe means meaning imply "
         "implies implied implying indicate indicates indicating confirm confirms confirming hypothesize "
-        "fact idea notion observation evidence assumption hypothesis insight intuition finding conjecture "
-        "determine decide choose select identify predict specify",
+        "fact idea notion observation evidence assumption hypothesis insight intuition finding conjecture",
+    )
+)
+_ASKS_WHICH: Final = frozenset(
+    re.findall(
+        r"\S+",
+        "determine determines determining decide decides deciding choose chooses choosing select selects "
+        "selecting identify identifies identifying predict predicts predicting specify evaluate evaluates "
+        "evaluating understand understands analyze analyzing analyse "
+        "analysing estimate estimating infer inferring discover discovering know knowing ask asks asking",
     )
 )
 # The verb is no adverb: "which can then be used" is no "thenning", "which can not only" no "notting".
@@ -142,7 +157,9 @@ _ADJECTIVE_PAIR: Final = re.compile(rf"\b([a-z]+ed) and ([a-z]+{_ADJECTIVE_END})
 def _participial(match: re.Match[str]) -> str:
     """ "that decides" -> "deciding": the same modifier, five characters shorter."""
     before = match.string[max(0, match.start() - 14) : match.start()].rsplit(" ", 1)[-1]
-    if before in _NOT_RELATIVE or before in _SAYS_THAT:  # "in which models", "showing that agents"
+    before = before.lower()
+    asks = _SAYS_THAT if match.group(0)[1] == "t" else _ASKS_WHICH  # "showing that X", "deciding which X"
+    if before in _NOT_RELATIVE or before in asks:  # "in which models", "showing that agents"
         return match.group(0)  # "which" or "that" starts a clause with its own subject
     return " " + gerund(base_form(match.group(1)))
 

@@ -9,19 +9,20 @@ from typing import Final
 # "rely" and kin end in "ly" too, but they are the verb.
 ADVERB: Final = (
     r"(?:(?!(?:apply|rely|reply|supply|comply|multiply|imply|fly)\b)[a-z]+ly|then|also|further|even|still|"
-    r"thus|now|better|more|fast|first|instead|not|never|only)"
+    r"thus|now|better|more|fast|first|instead|not|never|neither|only)"
 )
 # "We propose to exploit X": the headline is the activity, "Exploiting X". Not "to the best of", "to what
 # extent", "to our knowledge": no verb follows those, and "Thing best of" is no headline.
 _PURPOSE: Final = re.compile(
     rf"^[Tt]o ((?:{ADVERB} )?)(?!(?:the|an?|what|which|whom|whose|our|their|its|this|these|those|that|date|"
-    r"some|each|all|both|such|one|any|us|them|it|me|my|his|her)\b)(?!" + ADVERB + r"\b)([a-z]{2,})\b"
+    r"some|each|all|both|such|one|any|us|them|it|me|my|his|her)\b|[a-z]{3,}ing\b)(?!" + ADVERB + r"\b)"
+    r"([a-z]{2,})\b"
 )
-# "to what extent X" and "to the users of X" head no purpose: "Extent to which X", "Users of X". Not a
-# question's inversion, "to what extent can X do Y".
+# "to what extent X", "to the users of X" and "to learning X" head no purpose: "Extent to which X", "Users
+# of X", "Learning X". Not a question's inversion, "to what extent can X do Y".
 _NO_PURPOSE: Final = re.compile(
     r"^[Tt]o (?:(?:what|which) (extent|degree)\b(?!\s+(?:can|could|do|does|did|is|are|was|were|will)\b)\s*"
-    r"|(?:the|an?) (?=[a-z]))"
+    r"|(?:the|an?) (?=[a-z])|(?=[a-z]{3,}ing\b))"
 )
 # "This paper develops and implements X": the claimant went, its second verb stayed.
 _STRAY_VERBS: Final = (

@@ -32,6 +32,7 @@ from index.headline.topic import topic
         ("to which extent, and when, it can be achieved", "Extent to which, and when, it can be achieved"),
         ("to what extent can an adversary steal a model", "to what extent can an adversary steal a model"),
         ("to the users of a system", "Users of a system"),
+        ("to learning symbolic abstractions", "Learning symbolic abstractions"),
     ],
 )
 def test_a_to_phrase_turns_into_a_gerund_only_when_a_verb_follows(gist: str, expected: str) -> None:
@@ -69,6 +70,10 @@ def test_the_hedge_to_our_knowledge_goes(text: str, expected: str) -> None:
         ("a dataset that can then be used to train debiased models on many tasks", "that can then be used"),
         ("evidence from the fact that metrics disagree on rankings", "fact that metrics disagree"),
         ("an approach to determine which detectors to deploy on robots", "determine which detectors"),
+        ("conditions under which kernels of dot product type are positive definite", "under which kernels"),
+        ("Hypothesis that systems learning aspects of perception may benefit", "that systems learning"),
+        ("a problem which can neither be solved nor approximated by known methods", "can neither be solved"),
+        ("a formulation of continual learning which combines replay with distillation", "learning combining"),
     ],
 )
 def test_a_relative_clause_is_shortened_only_where_its_verb_is_a_verb(text: str, expected: str) -> None:
