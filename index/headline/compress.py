@@ -161,7 +161,8 @@ def _participial(match: re.Match[str]) -> str:
     asks = _SAYS_THAT if match.group(0)[1] == "t" else _ASKS_WHICH  # "showing that X", "deciding which X"
     if before in _NOT_RELATIVE or before in asks:  # "in which models", "showing that agents"
         return match.group(0)  # "which" or "that" starts a clause with its own subject
-    return " " + gerund(base_form(match.group(1)))
+    doing = gerund(base_form(match.group(1)))
+    return match.group(0) if doing == before else " " + doing  # not "learning learning"
 
 
 def _abbreviated(text: str) -> str:

@@ -198,4 +198,16 @@ def normalize(line: str) -> str:
         line = _GLUED.sub(_spaced, line)  # C-level counts first: most lines have only " of"
     if ": which " in line:
         line = _WHICH_AFTER_NAME.sub(r"\1 ", line, count=1)
-    return line
+    if " ," in line:  # "Attention-Augmented Network , to capture": the parenthesis before the comma went
+        line = line.replace(" ,", ",")
+    return _without_doubled_words(line)
+
+
+def _without_doubled_words(line: str) -> str:
+    """ "learning algorithm algorithm": a kind said by the name and after it, once; "that that" stays."""
+    words = line.split(" ")
+    kept = [words[0]]
+    for word in words[1:]:
+        if word != kept[-1] or not word.isalpha() or word in ("that", "had"):
+            kept.append(word)
+    return line if len(kept) == len(words) else " ".join(kept)

@@ -12,6 +12,7 @@ import pytest
 
 from index.headline.compress import compressed
 from index.headline.phrase import as_headline, base_form, gerund, unhedged
+from index.headline.quality import normalize
 from index.headline.synthesis import headline
 from index.headline.topic import topic
 
@@ -96,6 +97,22 @@ def test_a_relative_clause_is_shortened_only_where_its_verb_is_a_verb(text: str,
 )
 def test_a_gerund_is_spelled_as_english_spells_it(third_person: str, expected: str) -> None:
     assert gerund(base_form(third_person)) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Active learning algorithm algorithm in boosting", "Active learning algorithm in boosting"),
+        (
+            "AttaNet: Attention-Augmented Network , to capture context",
+            "AttaNet: Attention-Augmented Network, to capture context",
+        ),
+        ("DenseNet: which connects each layer", "DenseNet connects each layer"),
+        ("Proof that that bound is tight", "Proof that that bound is tight"),
+    ],
+)
+def test_a_finished_line_loses_extraction_debris(line: str, expected: str) -> None:
+    assert normalize(line) == expected
 
 
 @pytest.mark.parametrize(
