@@ -15,11 +15,18 @@ from __future__ import annotations
 import re
 from typing import Final
 
-# A name that takes an argument, its backslash (or its `\t`) gone, its brace still there.
-_BRACED: Final = re.compile(
-    r"(?<![\w\\])(?:(ext(?:bf|it|tt|sc|sf|rm|up|sl|normal)?)"
-    r"|(emph|mathbb|mathcal|mathbf|mathrm|mathsf|mathfrak|mathit|boldsymbol|sqrt|frac)|(mph))(?=\{)"
+# A name that takes an argument, its backslash (its `\t`, or with `\e` its "e") gone, its brace still there:
+# what each such name is put back as, found from the "{" after it.
+_EATEN_TAB: Final = re.findall(r"\S+", "ext extbf extit exttt extsc extsf extrm extup extsl extnormal")
+_LOST_BACKSLASH: Final = re.findall(
+    r"\S+", "emph mathbb mathcal mathbf mathrm mathsf mathfrak mathit boldsymbol sqrt frac"
 )
+_BRACED: Final = {
+    **{name: "\\t" + name for name in _EATEN_TAB},
+    **{name: "\\" + name for name in _LOST_BACKSLASH},
+    "mph": "\\emph",
+}
+_LONGEST: Final = max(map(len, _BRACED))
 # A style macro glued to its argument, braces gone: one letter (`\mathbbR^n`, `\emphk-junta`) or a word with
 # a capital (`\emphPrefMRF`, `\mathrmNP`), which no real macro name has; not `\mathbbm`, the bbm package's
 # indicator. A glued lower-case word (`\emphcorrelation`) is the LaTeX converter's to read (`latex.py`).
@@ -27,7 +34,9 @@ _GLUED: Final = re.compile(
     r"\\(?!mathbbm)(emph|textbf|textit|mathbb|mathcal|mathbf|mathrm|mathsf|mathfrak|mathit|boldsymbol)"
     r"([^\W\d_](?![^\W\d_])|[A-Z][\w-]*)"
 )
-_MATH: Final = re.compile(r"(?<!\\)\$([^$]{1,300})(?<!\\)\$")
+_MATH: Final = re.compile(
+    r"\$(?<!\\\$)([^$]{1,300})(?<!\\)\$"
+)  # from its literal "$": the engine jumps to it
 # Inside math, a word that can only be a symbol's name: `\t`-eaten (`imes` was `\times`) or backslash-less.
 _TAB_EATEN: Final = {"imes": "times", "heta": "theta", "au": "tau", "ilde": "tilde", "riangle": "triangle"}
 # Not "sim", "times" or "pm": "$\textit{sim-to-real}$", "$d \log(pm)$".
@@ -36,25 +45,36 @@ _BARE: Final = frozenset(
 )
 # The space before a `\t`-eaten name is the tab that ate it, so it goes with the name.
 _SYMBOL_WORD: Final = re.compile(r"(\s?)(?<![\\A-Za-z])([A-Za-z]{2,10})(?![A-Za-z])")
-_DAMAGE_HINT: Final = re.compile(
-    r"(?:ext|mph|math|boldsymbol|sqrt|frac)[\w]*\{|\\(?:emph|math|boldsymbol|text)|\$"
-)
 
 
 def restore(text: str) -> str:
-    """`text` with damaged LaTeX names given back their backslash, braces or eaten `\\t`."""
-    if _DAMAGE_HINT.search(text) is None:
-        return text
-    text = _BRACED.sub(_braced, text)
-    text = _GLUED.sub(r"\\\1{\2}", text)
+    """`text` with damaged LaTeX names given back their backslash, braces or eaten `\\t`.
+
+    Each repair runs only where its character is (a "{", a backslash, a "$"): most abstracts have none.
+    """
+    if "{" in text:
+        text = _braced(text)
+    if "\\" in text:
+        text = _GLUED.sub(r"\\\1{\2}", text)
     return _MATH.sub(_math, text) if "$" in text else text
 
 
-def _braced(match: re.Match[str]) -> str:
-    eaten_tab, lost_backslash, eaten_e = match.groups()
-    if eaten_tab is not None:
-        return "\\t" + eaten_tab
-    return "\\" + lost_backslash if lost_backslash is not None else "\\e" + eaten_e  # "\e" read as an escape
+def _braced(text: str) -> str:
+    """The damaged names before each "{" put back; a "{" is rare enough to look at one by one."""
+    pieces: list[str] = []
+    done = 0
+    brace = text.find("{")
+    while brace > 0:
+        start = brace
+        while start > max(done, brace - _LONGEST) and text[start - 1].isascii() and text[start - 1].isalpha():
+            start -= 1
+        whole = start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_\\")
+        repaired = _BRACED.get(text[start:brace]) if whole else None
+        if repaired is not None:
+            pieces.append(text[done:start] + repaired)
+            done = brace
+        brace = text.find("{", brace + 1)
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 def _math(match: re.Match[str]) -> str:
