@@ -77,9 +77,11 @@ _OPENINGS: Final = {
 
 # "To the best of our knowledge, this is the first X", "we present, to our knowledge, the first Y", "the
 # first, to the best of our knowledge, Z": how sure the authors are, not what the paper is. Not "to our
-# knowledge base": a determiner, a quote, a comma or the sentence's end follows a hedge.
+# knowledge base": a determiner, "is", a quote, a comma or the sentence's end follows a hedge.
 _HEDGE_HEAD: Final = re.compile(r"\b[Tt]o (?:the )?(?:best of )?our(?: best)?$")  # before " knowledge"
-_HEDGE_TAIL: Final = re.compile(r",\s*|\s+(?=(?:the|an?|this|these|there|we|it|no|our)\b|[\"“])|(?=\.)")
+_HEDGE_TAIL: Final = re.compile(
+    r",\s*|\s+(?=(?:the|an?|this|these|there|we|it|no|our|is|are)\b|[\"“])|(?=\.)"
+)
 
 
 def unhedged(text: str) -> str:

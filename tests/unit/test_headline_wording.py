@@ -52,6 +52,7 @@ def test_a_to_phrase_turns_into_a_gerund_only_when_a_verb_follows(gist: str, exp
             "we propose the first dedicated approach",
         ),
         ('the first, to the best of our knowledge, "in-the-wild" model', 'the first "in-the-wild" model'),
+        ("RFTattoo to our knowledge is the first such system.", "RFTattoo is the first such system."),
         ("We add facts to our knowledge graph.", "We add facts to our knowledge graph."),  # no hedge
         ("causality (to our knowledge, the first such).", "causality (to our knowledge, the first such)."),
     ],
