@@ -182,9 +182,10 @@ def _spaced(match: re.Match[str]) -> str:
 
 
 def normalize(line: str) -> str:
-    """A finished headline in NFKC ("ﬁ" -> "fi"), without LaTeX leftovers or line-break hyphens.
+    """A finished headline in NFKC ("ﬁ" -> "fi"), without LaTeX leftovers, line-break hyphens or other debris.
 
-    "NAME: which does X" reads "NAME does X": the name is what the clause was about.
+    "NAME: which does X" reads "NAME does X" (the name is what the clause was about), a word said twice in a
+    row is said once, and no space is left before a comma.
 
     Run on the short line, not the abstract: cheap, and it catches whatever the rules let through.
     """
