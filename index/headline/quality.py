@@ -7,6 +7,7 @@ import unicodedata
 from operator import methodcaller
 from typing import Final
 
+from index.headline.phrase import capitalize
 from index.headline.spaces import any_word
 from index.headline.topic import expansion_of
 
@@ -48,6 +49,8 @@ LATEX_LEFTOVER: Final = re.compile(
 )
 # "DenseNet: which connects each layer to every other": the clause that followed the name, its subject gone.
 _WHICH_AFTER_NAME: Final = re.compile(r"^([^\s:][^:]{0,40}): which (?=\S)")
+# "1) step ahead and 2) error averaging": list markers whose opening brackets the abstract never had.
+_ENUMERATOR: Final = re.compile(r"(?<![(\w])(?:[1-9]|i{1,3}|iv|v|[a-e])\)\s+")
 # A line break hyphen left inside a word by PDF extraction ("knowl- edge", "sub- space").
 SPLIT_WORD: Final = re.compile(
     r"\b([a-z]{2,})- (?!(?:and|or|to|as|but|nor|vs|of|the|in|on|for|with|based)\b)([a-z]{2,})\b"
@@ -185,7 +188,8 @@ def normalize(line: str) -> str:
     """A finished headline in NFKC ("ﬁ" -> "fi"), without LaTeX leftovers, line-break hyphens or other debris.
 
     "NAME: which does X" reads "NAME does X" (the name is what the clause was about), a word said twice in a
-    row is said once, and no space is left before a comma.
+    row is said once, no space is left before a comma, no quotation mark without its pair, no "1)" without
+    its "(".
 
     Run on the short line, not the abstract: cheap, and it catches whatever the rules let through.
     """
@@ -201,6 +205,10 @@ def normalize(line: str) -> str:
         line = _WHICH_AFTER_NAME.sub(r"\1 ", line, count=1)
     if " ," in line:  # "Attention-Augmented Network , to capture": the parenthesis before the comma went
         line = line.replace(" ,", ",")
+    if ("“" in line or "”" in line) and line.count("“") != line.count("”"):
+        line = capitalize(line.replace("“", "").replace("”", ""))  # "conditional game” to be played"
+    if ")" in line and line.count(")") > line.count("("):
+        line = capitalize(_ENUMERATOR.sub("", line))
     return _without_doubled_words(line)
 
 

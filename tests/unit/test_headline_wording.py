@@ -110,6 +110,20 @@ def test_a_gerund_is_spelled_as_english_spells_it(third_person: str, expected: s
         ),
         ("DenseNet: which connects each layer", "DenseNet connects each layer"),
         ("Proof that that bound is tight", "Proof that that bound is tight"),
+        (
+            "conditional game” to be played between two algorithms",
+            "Conditional game to be played between two algorithms",
+        ),
+        (
+            "Experience replay with an objective we call “anchoring",
+            "Experience replay with an objective we call anchoring",
+        ),
+        ("the “onion” example", "the “onion” example"),
+        (
+            "Two techniques, 1) step ahead and 2) error averaging",
+            "Two techniques, step ahead and error averaging",
+        ),
+        ("Model (1) with two steps", "Model (1) with two steps"),
     ],
 )
 def test_a_finished_line_loses_extraction_debris(line: str, expected: str) -> None:
