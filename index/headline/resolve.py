@@ -32,13 +32,20 @@ POINTED_ENDS: Final = frozenset(
         "goals concern concerns difficulty difficulties",
     )
 )
-# "... framework to solve this problem": a purpose that points back to a sentence the line does not show.
+# "... framework to solve this problem", "... for solving it": a purpose that points back to a sentence the
+# line does not show.
 _POINTS_BACK_AT_END: Final = re.compile(
-    r" (?:to (?:[a-z]+ ){1,2}?|for |toward )(?:this|these|such|those) "
-    rf"(?:{'|'.join(sorted(POINTED_ENDS))})$"
+    r" (?:to (?:[a-z]+ ){1,2}?|for (?:[a-z]+ing )?|toward )"
+    rf"(?:(?:this|these|such|those) (?:{'|'.join(sorted(POINTED_ENDS))})|it)$"
 )
 # "We study the problem of X, where ...": the field, when the first sentence's subject names none.
 _FIELD_PROBLEM: Final = re.compile(r"problem of ([^,.;()]{5,60}?)(?=[,.;(]| where| in which| that| with|$)")
+
+
+def points_back(line: str) -> bool:
+    """Whether a line may end on a purpose pointing back: the cheap test before `pointed_field` searches."""
+    last = line[line.rfind(" ") + 1 :]
+    return last == "it" or (last in POINTED_ENDS and (" th" in line or " such " in line))
 
 
 def pointed_field(line: str, max_len: int, text: str) -> str:

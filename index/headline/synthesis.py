@@ -14,7 +14,7 @@ from index.headline.objects import object_of
 from index.headline.phrase import JUNK, as_headline, base_form, capitalize, gerund, third_person, unhedged
 from index.headline.purpose import for_what, without_frame
 from index.headline.quality import LATEX_LEFTOVER, ends_dangling, fold_ligatures, generic, normalize
-from index.headline.resolve import POINTED_ENDS, addressing, defined, lower_first, pointed_field
+from index.headline.resolve import addressing, defined, lower_first, pointed_field, points_back
 from index.headline.spaces import any_word, printable
 from index.headline.spelled import CAPITALS, spelled_out
 from index.headline.topic import about, is_generic, topic
@@ -152,7 +152,7 @@ def headline(plain_abstract: str, title: str | None = None, max_len: int = 80) -
 
 def _finish(line: str, max_len: int, text: str) -> str:
     """The line in NFKC without extraction debris; refitted in the rare case that made it longer."""
-    if (" th" in line or " such " in line) and line[line.rfind(" ") + 1 :] in POINTED_ENDS:  # "this", ...
+    if points_back(line):  # "... to solve this problem", "... to solve it"
         line = pointed_field(line, max_len, text)
     if '"' in line and line.count('"') % 2:
         line = _close_quote(line, text)

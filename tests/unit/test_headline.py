@@ -430,6 +430,12 @@ def test_a_headline_is_rebuilt_from_the_claim(abstract: str, wanted: str, unwant
             "natural language advice from a human. Results are good.",
             "Augmenting training data with natural language advice from a human",
         ),
+        (  # "to address it": "it" is the field the first sentence names
+            "Temporal language grounding in videos aims to localize the moment described by a sentence. "
+            "Existing methods ignore relations between moments. In this paper, we propose a Relation-aware "
+            "Network (RaNet) to address it.",
+            "RaNet: Relation-aware Network for temporal language grounding in videos",
+        ),
     ],
 )
 def test_a_claim_said_in_many_shapes_gets_one_plain_headline(abstract: str, expected: str) -> None:
