@@ -189,7 +189,7 @@ def normalize(line: str) -> str:
 
     "NAME: which does X" reads "NAME does X" (the name is what the clause was about), a word said twice in a
     row is said once, no space is left before a comma, no quotation mark without its pair, no "1)" without
-    its "(".
+    its "(", and a plain first word has its capital.
 
     Run on the short line, not the abstract: cheap, and it catches whatever the rules let through.
     """
@@ -209,7 +209,14 @@ def normalize(line: str) -> str:
         line = capitalize(line.replace("“", "").replace("”", ""))  # "conditional game” to be played"
     if ")" in line and line.count(")") > line.count("("):
         line = capitalize(_ENUMERATOR.sub("", line))
+    if line[:1].islower() and line.split(" ", 1)[0].replace("-", "").isalpha():
+        line = _capitalized_word(line)
     return _without_doubled_words(line)
+
+
+def _capitalized_word(line: str) -> str:
+    """ "joint control variate": a plain first word takes a capital; "f-MDP", "iFusion" keep their case."""
+    return line[0].upper() + line[1:] if line.split(" ", 1)[0].islower() else line
 
 
 def _without_doubled_words(line: str) -> str:

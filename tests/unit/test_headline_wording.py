@@ -118,12 +118,15 @@ def test_a_gerund_is_spelled_as_english_spells_it(third_person: str, expected: s
             "Experience replay with an objective we call “anchoring",
             "Experience replay with an objective we call anchoring",
         ),
-        ("the “onion” example", "the “onion” example"),
+        ("The “onion” example", "The “onion” example"),
         (
             "Two techniques, 1) step ahead and 2) error averaging",
             "Two techniques, step ahead and error averaging",
         ),
         ("Model (1) with two steps", "Model (1) with two steps"),
+        ("joint control variate that reduces variance", "Joint control variate that reduces variance"),
+        ("f-MDP: feasibility MDP for learning", "f-MDP: feasibility MDP for learning"),
+        ("iFusion: reconstruction from two views", "iFusion: reconstruction from two views"),
     ],
 )
 def test_a_finished_line_loses_extraction_debris(line: str, expected: str) -> None:
