@@ -49,6 +49,11 @@ LATEX_LEFTOVER: Final = re.compile(
 )
 # "DenseNet: which connects each layer to every other": the clause that followed the name, its subject gone.
 _WHICH_AFTER_NAME: Final = re.compile(r"^([^\s:][^:]{0,40}): which (?=\S)")
+# "a novel algorithm" condensed: "a algorithm". Not "a unified", "a user", "a one-shot": "u" and "o" there
+# sound as "you" and "won".
+_A_BEFORE_VOWEL: Final = re.compile(
+    r"(?:^(A)|(?<![\w-])(a)) (?=(?:[aei]|o(?!ne\b|ne-|nce\b)|u(?!ni|s[eu]|ti|biq|ro))[a-z]{2})"
+)
 # "1) step ahead and 2) error averaging": list markers whose opening brackets the abstract never had.
 _ENUMERATOR: Final = re.compile(r"(?<![(\w])(?:[1-9]|i{1,3}|iv|v|[a-e])\)\s+")
 # A line break hyphen left inside a word by PDF extraction ("knowl- edge", "sub- space").
@@ -189,7 +194,7 @@ def normalize(line: str) -> str:
 
     "NAME: which does X" reads "NAME does X" (the name is what the clause was about), a word said twice in a
     row is said once, no space is left before a comma, no quotation mark without its pair, no "1)" without
-    its "(", and a plain first word has its capital.
+    its "(", no "a" before a vowel, and a plain first word has its capital.
 
     Run on the short line, not the abstract: cheap, and it catches whatever the rules let through.
     """
@@ -209,6 +214,8 @@ def normalize(line: str) -> str:
         line = capitalize(line.replace("“", "").replace("”", ""))  # "conditional game” to be played"
     if ")" in line and line.count(")") > line.count("("):
         line = capitalize(_ENUMERATOR.sub("", line))
+    if " a " in line or line[:2] == "A ":
+        line = _A_BEFORE_VOWEL.sub(lambda article: f"{article.group(1) or article.group(2)}n ", line)
     if line[:1].islower() and line.split(" ", 1)[0].replace("-", "").isalpha():
         line = _capitalized_word(line)
     return _without_doubled_words(line)

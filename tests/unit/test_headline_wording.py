@@ -127,6 +127,9 @@ def test_a_gerund_is_spelled_as_english_spells_it(third_person: str, expected: s
         ("joint control variate that reduces variance", "Joint control variate that reduces variance"),
         ("f-MDP: feasibility MDP for learning", "f-MDP: feasibility MDP for learning"),
         ("iFusion: reconstruction from two views", "iFusion: reconstruction from two views"),
+        ("HAVER: Head AVERaging, a algorithm for means", "HAVER: Head AVERaging, an algorithm for means"),
+        ("A effective solution with a unified view", "An effective solution with a unified view"),
+        ("A one-shot method when A is symmetric", "A one-shot method when A is symmetric"),
     ],
 )
 def test_a_finished_line_loses_extraction_debris(line: str, expected: str) -> None:
