@@ -83,8 +83,9 @@ _BY_DOING = re.compile(r",?\s+by\s+(?=[a-z]{3,}ing\s)")
 _LINE_BREAK = re.compile(
     r"- (?<=[a-z]{2}- )(?!(?:and|or|to|as|but|nor|vs|of|the|in|on|for|with|based)\b)(?=[a-z]{2,}\b)"
 )
-_THAT = re.compile(
-    r"^(?:[^.;]|\.(?=\S)){0,200}?\bthat,?\s+(?:(?:unlike|like|as with|contrary to) [^,]{1,40},\s+)?"
+_THAT = re.compile(  # not a relative "that" ("an error rate that is independent of X"): a verb follows it
+    r"^(?:[^.;]|\.(?=\S)){0,200}?\bthat,?\s+(?!(?:is|are|was|were|has|have|can|could|will|would)\b)"
+    r"(?:(?:unlike|like|as with|contrary to) [^,]{1,40},\s+)?"
 )
 # The kind of thing a name is, when what follows says more: "(FGCL) framework for X" -> "FGCL: ... for X".
 _KIND = re.compile(
@@ -386,8 +387,7 @@ def _gist(sentences: list[str], best: BestClaim) -> str:
     done_by = aim is not None and _BY_DOING.search(rest, aim.end(), aim.end() + 200) is not None
     if aim is not None and (done_by or (verb == "address" and rest[:3] == "to ")):  # "address this by ..."
         rest = rest[aim.end() :]  # "we aim to address / propose to solve / addressing them by learning X"
-    # Matched once for both searches, and only where a "by" is and a rest can start "this"/"such"/"our".
-    lead = rest[:1]
+    lead = rest[:1]  # matched once for both searches, only where a "by" is and "this"/"such"/"our" may start
     back = (
         (lead in "tTsSoO" or not lead.isascii()) and "by" in rest and BACK_REFERENCE.match(rest) is not None
     )

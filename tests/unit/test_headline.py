@@ -436,6 +436,11 @@ def test_a_headline_is_rebuilt_from_the_claim(abstract: str, wanted: str, unwant
             "Network (RaNet) to address it.",
             "RaNet: Relation-aware Network for temporal language grounding in videos",
         ),
+        (  # "establish a rate that is independent of X": a relative "that", not what is established
+            "We study EM for mixtures of linear regressions. Notably, we establish a statistical error rate "
+            "that is independent of the norm of the regression parameters.",
+            "Statistical error rate that is independent of norm of regression parameters",
+        ),
     ],
 )
 def test_a_claim_said_in_many_shapes_gets_one_plain_headline(abstract: str, expected: str) -> None:
