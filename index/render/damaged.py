@@ -34,9 +34,8 @@ _GLUED: Final = re.compile(
     r"\\(?!mathbbm)(emph|textbf|textit|mathbb|mathcal|mathbf|mathrm|mathsf|mathfrak|mathit|boldsymbol)"
     r"([^\W\d_](?![^\W\d_])|[A-Z][\w-]*)"
 )
-_MATH: Final = re.compile(
-    r"\$(?<!\\\$)([^$]{1,300})(?<!\\)\$"
-)  # from its literal "$": the engine jumps to it
+# A math span, matched from its literal "$" (the engine jumps to it) and then checked not to be "\$".
+_MATH: Final = re.compile(r"\$(?<!\\\$)([^$]{1,300})(?<!\\)\$")
 # Inside math, a word that can only be a symbol's name: `\t`-eaten (`imes` was `\times`) or backslash-less.
 _TAB_EATEN: Final = {"imes": "times", "heta": "theta", "au": "tau", "ilde": "tilde", "riangle": "triangle"}
 # Not "sim", "times" or "pm": "$\textit{sim-to-real}$", "$d \log(pm)$".
@@ -64,7 +63,7 @@ def _braced(text: str) -> str:
     pieces: list[str] = []
     done = 0
     brace = text.find("{")
-    while brace > 0:
+    while brace >= 0:
         start = brace
         while start > max(done, brace - _LONGEST) and text[start - 1].isascii() and text[start - 1].isalpha():
             start -= 1

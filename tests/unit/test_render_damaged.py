@@ -28,6 +28,7 @@ LEFTOVER = re.compile(
         ("a $3 imes 3$ grid, Kendall's $ au$ and $( heta,\\phi)$", "a 3× 3 grid, Kendall's τ and (θ,ϕ)"),
         # The backslash dropped.
         ("the emph{mismatch}, the gap", "the mismatch, the gap"),
+        ("{Brace} first, then extbf{Bold}", "Brace first, then Bold"),  # a "{" at the start stops no repair
         ("the problem of mph{imaging} here", "the problem of imaging here"),  # "\\e" read as an escape
         ("$O(alpha ln{K})$ and $ell_p$", "O(α lnK) and ℓₚ"),
         # The braces dropped.
