@@ -76,8 +76,7 @@ _WORDY_PHRASES: Final = re.compile(_by_first_letter(_WORDY))
 # Nor is a plural noun that an auxiliary follows: "that agents are better off" is no "agenting".
 _RELATIVE: Final = re.compile(
     r" (?:that|which) (?!(?:is|has|was|does|this|thus|its|as|us|always|perhaps|sometimes|besides|plus|news|"
-    r"series|towards|afterwards|"
-    r"bias|[a-z]*(?:ss|us|is))\b)([a-z]{3,}s)\b"
+    r"series|towards|afterwards|bias|[a-z]*(?:ss|us|is))\b)([a-z]{3,}s)\b"
     r"(?= (?!(?:can|cannot|could|are|were|will|would|may|might|must|should|have|do|we|they|you)\b)[a-z])"
 )
 _NOT_RELATIVE: Final = frozenset(
@@ -107,8 +106,8 @@ _ASKS_WHICH: Final = frozenset(
         r"\S+",
         "determine determines determining decide decides deciding choose chooses choosing select selects "
         "selecting identify identifies identifying predict predicts predicting specify evaluate evaluates "
-        "evaluating understand understands analyze analyzing analyse "
-        "analysing estimate estimating infer inferring discover discovering know knowing ask asks asking",
+        "evaluating understand understands analyze analyzing analyse analysing estimate estimating infer "
+        "inferring discover discovering know knowing ask asks asking",
     )
 )
 # The verb is no adverb: "which can then be used" is no "thenning", "which can not only" no "notting".
@@ -156,8 +155,7 @@ _ADJECTIVE_PAIR: Final = re.compile(rf"\b([a-z]+ed) and ([a-z]+{_ADJECTIVE_END})
 
 def _participial(match: re.Match[str]) -> str:
     """ "that decides" -> "deciding": the same modifier, five characters shorter."""
-    before = match.string[max(0, match.start() - 14) : match.start()].rsplit(" ", 1)[-1]
-    before = before.lower()
+    before = match.string[max(0, match.start() - 14) : match.start()].rsplit(" ", 1)[-1].lower()
     asks = _SAYS_THAT if match.group(0)[1] == "t" else _ASKS_WHICH  # "showing that X", "deciding which X"
     if before in _NOT_RELATIVE or before in asks:  # "in which models", "showing that agents"
         return match.group(0)  # "which" or "that" starts a clause with its own subject

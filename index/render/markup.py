@@ -134,7 +134,7 @@ def _is_math(text: str, start: int, end: int) -> bool:
     if not inner.strip() or end - start > 2000:
         return False
     if _MACRO.search(inner) is not None:
-        return True  # "512$\\times$1024": a macro is TeX even where a digit follows, prices have none
+        return True  # "512$\times$1024": a macro is TeX even where a digit follows, prices have none
     after = text[end + 1 : end + 2]
     return not (after.isdigit() or (inner[0].isdigit() and inner[-1].isspace()))
 
