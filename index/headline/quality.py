@@ -49,10 +49,12 @@ LATEX_LEFTOVER: Final = re.compile(
 )
 # "DenseNet: which connects each layer to every other": the clause that followed the name, its subject gone.
 _WHICH_AFTER_NAME: Final = re.compile(r"^([^\s:][^:]{0,40}): which (?=\S)")
-# "a novel algorithm" condensed: "a algorithm". Not "a unified", "a user", "a one-shot": "u" and "o" there
-# sound as "you" and "won".
+# "a novel algorithm" condensed: "a algorithm", "a Implicit Neural Stylization". Not "a unified", "a user",
+# "a Euclidean", "a one-shot" ("u", "eu" and "o" there sound as "you" and "won"), an acronym, or a variable
+# ("when A is").
 _A_BEFORE_VOWEL: Final = re.compile(
-    r"(?:^(A)|(?<![\w-])(a)) (?=(?:[aei]|o(?!ne\b|ne-|nce\b)|u(?!ni|s[eu]|ti|biq|ro))[a-z]{2})"
+    r"(?:(?:^|(?<=: ))(A)|(?<![\w-])(a)) "
+    r"(?=(?:[aiAI]|[eE](?!u)|[oO](?!ne\b|ne-|nce\b)|[uU](?!ni|s[eu]|ti|biq|ro))[a-z]{2})"
 )
 # "1) step ahead and 2) error averaging": list markers whose opening brackets the abstract never had.
 _ENUMERATOR: Final = re.compile(r"(?<![(\w])(?:[1-9]|i{1,3}|iv|v|[a-e])\)\s+")
@@ -214,7 +216,7 @@ def normalize(line: str) -> str:
         line = capitalize(line.replace("“", "").replace("”", ""))  # "conditional game” to be played"
     if ")" in line and line.count(")") > line.count("("):
         line = capitalize(_ENUMERATOR.sub("", line))
-    if " a " in line or line[:2] == "A ":
+    if " a " in line or "A " in line:
         line = _A_BEFORE_VOWEL.sub(lambda article: f"{article.group(1) or article.group(2)}n ", line)
     if line[:1].islower() and line.split(" ", 1)[0].replace("-", "").isalpha():
         line = _capitalized_word(line)

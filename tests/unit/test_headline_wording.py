@@ -130,6 +130,11 @@ def test_a_gerund_is_spelled_as_english_spells_it(third_person: str, expected: s
         ("HAVER: Head AVERaging, a algorithm for means", "HAVER: Head AVERaging, an algorithm for means"),
         ("A effective solution with a unified view", "An effective solution with a unified view"),
         ("A one-shot method when A is symmetric", "A one-shot method when A is symmetric"),
+        (
+            "Pengi, a Audio Language Model over a Euclidean ball",
+            "Pengi, an Audio Language Model over a Euclidean ball",
+        ),
+        ("Two contributions: A efficient map", "Two contributions: An efficient map"),
     ],
 )
 def test_a_finished_line_loses_extraction_debris(line: str, expected: str) -> None:
