@@ -46,9 +46,15 @@ def spread_sample(folder: Path, count: int) -> list[str]:
     return raws[step // 2 :: step][:count]
 
 
-def _load_headline(root: Path) -> Callable[[str], str]:
-    """`headline` from a checkout: the subpackage layout of today or the flat module of older commits."""
+def _load(root: Path, stage: str) -> Callable[[str], str]:
+    """`headline` (for "render", `to_plain`) from a checkout: today's subpackages or older flat modules."""
     sys.path.insert(0, str(root))
+    if stage == "render":
+        try:
+            from index.render.abstract import to_plain
+        except ImportError:
+            from index.render import to_plain  # type: ignore[attr-defined,no-redef]
+        return to_plain
     try:
         from index.headline.synthesis import headline
     except ImportError:
@@ -56,23 +62,25 @@ def _load_headline(root: Path) -> Callable[[str], str]:
     return headline
 
 
-def worker(root: Path, data: Path, rounds: int | None) -> None:
-    """Print the CPU seconds of each round of headlines over the abstracts in `data`, one per line: `rounds`
-    of them, or (None) one for each line read from stdin, so that two workers can take turns."""
-    headline = _load_headline(root)
-    abstracts: list[str] = json.loads(data.read_text(encoding="utf-8"))
-    for abstract in abstracts[:50]:
-        headline(abstract)  # warm the regex caches
+def worker(root: Path, data: Path, rounds: int | None, stage: str = "headline") -> None:
+    """Print the CPU seconds of each round of the stage over the texts in `data`, one per line: `rounds` of
+    them, or (None) one for each line read from stdin, so that two workers can take turns."""
+    run = _load(root, stage)
+    texts: list[str] = json.loads(data.read_text(encoding="utf-8"))
+    for text in texts[:50]:
+        run(text)  # warm the regex caches
     for _ in range(rounds) if rounds is not None else sys.stdin:
         start = time.process_time()
-        for abstract in abstracts:
-            headline(abstract)
+        for text in texts:
+            run(text)
         print(time.process_time() - start, flush=True)
 
 
-def _take_turns(sides: dict[str, Path], data: Path, rounds: int) -> dict[str, list[float]]:
+def take_turns(
+    sides: dict[str, Path], data: Path, rounds: int, stage: str = "headline"
+) -> dict[str, list[float]]:
     """CPU seconds of each side's rounds, the sides' workers running one round each in turn."""
-    command = [sys.executable, __file__, "--data", str(data), "--worker"]
+    command = [sys.executable, __file__, "--data", str(data), "--stage", stage, "--worker"]
     workers = {
         name: subprocess.Popen(
             [*command, str(root)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
@@ -115,6 +123,14 @@ def _simulated(root: Path, data: Path, rounds: int) -> dict[str, int]:
     }
 
 
+def print_ratios(times: dict[str, list[float]]) -> None:
+    """This tree's CPU time over the base's: best round over best round, and the median of paired rounds."""
+    ratios = sorted(ours / base for ours, base in zip(times["this tree"], times["base"], strict=True))
+    best = min(times["this tree"]) / min(times["base"])
+    print(f"ratio this tree / base: {best:.3f} (best rounds), {statistics.median(ratios):.3f} (median of")
+    print(f"  the rounds' ratios, which range {ratios[0]:.3f}-{ratios[-1]:.3f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--base", type=Path, help="another checkout to compare with (e.g. /tmp/hl-base)")
@@ -129,9 +145,10 @@ def main() -> None:
     )
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--stage", default="headline", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker is not None:
-        worker(args.worker, args.data, args.rounds)
+        worker(args.worker, args.data, args.rounds, args.stage)
         return
 
     sys.path.insert(0, str(REPO))
@@ -145,17 +162,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder) / "abstracts.json"
         data.write_text(json.dumps(plain), encoding="utf-8")
-        times = _take_turns(sides, data, args.rounds or 15)
+        times = take_turns(sides, data, args.rounds or 15)
     for name, rounds in times.items():
         print(
             f"{name:10} {len(plain)} headlines: best of {len(rounds)} rounds {min(rounds):.3f} s CPU, "
             f"{min(rounds) / len(plain) * 1e6:.1f} us per headline"
         )
     if "base" in times:
-        ratios = sorted(ours / base for ours, base in zip(times["this tree"], times["base"], strict=True))
-        best = min(times["this tree"]) / min(times["base"])
-        print(f"ratio this tree / base: {best:.3f} (best rounds), {statistics.median(ratios):.3f} (median of")
-        print(f"  the rounds' ratios, which range {ratios[0]:.3f}-{ratios[-1]:.3f})")
+        print_ratios(times)
     if args.instructions:  # one round minus no round: the headlines alone, without start-up and imports
         counts: dict[str, dict[str, float]] = {}
         with tempfile.TemporaryDirectory() as folder:

@@ -1,16 +1,24 @@
-"""Time rendering and headlines over the real corpus: run by hand, prints numbers, asserts nothing."""
+"""Time rendering and headlines over the real corpus: run by hand, prints numbers, asserts nothing.
+
+With `--base DIR` (another checkout, e.g. `git archive 3409a54 | tar -x -C /tmp/render-base`) it also times
+rendering against that checkout: each side in its own process, the two taking turns one round each, as
+bench_headline.py does, and prints the ratio of the best rounds and the median of the paired rounds' ratios.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.bench_headline import print_ratios, take_turns  # noqa: E402
 from index.headline.synthesis import headline  # noqa: E402
 from index.render.abstract import needs_rendering, to_plain  # noqa: E402
 
@@ -32,6 +40,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--listings", type=Path, default=CORPUS, help="folder of listing .txt files")
     parser.add_argument("--limit", type=int, default=None, help="only the first N abstracts (quick runs)")
+    parser.add_argument("--base", type=Path, help="another checkout to time rendering against")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds per side with --base (default 5)")
     args = parser.parse_args()
 
     abstracts = read_abstracts(args.listings, args.limit)
@@ -55,6 +65,15 @@ def main() -> None:
     print(f"headline:  {headline_s:.2f} s wall, {headline_cpu:.2f} s CPU", end="; ")
     print(f"per abstract {headline_cpu * 1e6 / n:.1f} µs CPU")
     print(f"load average while running: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    if args.base is not None:
+        with tempfile.TemporaryDirectory() as folder:
+            data = Path(folder) / "abstracts.json"
+            data.write_text(json.dumps(abstracts), encoding="utf-8")
+            times = take_turns({"this tree": REPO, "base": args.base.resolve()}, data, args.rounds, "render")
+        for name, rounds in times.items():
+            best = min(rounds)
+            print(f"render, {name:9}: best of {len(rounds)} rounds {best:.2f} s CPU, {best / n * 1e6:.1f} us")
+        print_ratios(times)
 
 
 if __name__ == "__main__":

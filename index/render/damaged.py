@@ -42,8 +42,11 @@ _TAB_EATEN: Final = {"imes": "times", "heta": "theta", "au": "tau", "ilde": "til
 _BARE: Final = frozenset(
     re.findall(r"\S+", "ell epsilon varepsilon alpha beta gamma delta lambda sigma theta tau infty geq leq")
 )
-# The space before a `\t`-eaten name is the tab that ate it, so it goes with the name.
-_SYMBOL_WORD: Final = re.compile(r"(\s?)(?<![\\A-Za-z])([A-Za-z]{2,10})(?![A-Za-z])")
+# The space before a `\t`-eaten name is the tab that ate it, so it goes with the name. Only those names are
+# matched, so the callback runs on a repair, not on every word of every formula.
+_SYMBOL_WORD: Final = re.compile(
+    rf"(\s?)(?<![\\A-Za-z])({'|'.join(sorted([*_TAB_EATEN, *_BARE], key=len, reverse=True))})(?![A-Za-z])"
+)
 
 
 def restore(text: str) -> str:
@@ -80,8 +83,6 @@ def _math(match: re.Match[str]) -> str:
     def symbol(word: re.Match[str]) -> str:
         space, name = word.groups()
         full = _TAB_EATEN.get(name)
-        if full is not None:
-            return "\\" + full
-        return space + ("\\" + name if name in _BARE else name)
+        return "\\" + full if full is not None else space + "\\" + name
 
     return "$" + _SYMBOL_WORD.sub(symbol, match.group(1)) + "$"
