@@ -218,14 +218,10 @@ def normalize(line: str) -> str:
         line = capitalize(_ENUMERATOR.sub("", line))
     if " a " in line or "A " in line:
         line = _A_BEFORE_VOWEL.sub(lambda article: f"{article.group(1) or article.group(2)}n ", line)
-    if line[:1].islower() and line.split(" ", 1)[0].replace("-", "").isalpha():
-        line = _capitalized_word(line)
+    first = line.split(" ", 1)[0]  # "joint control variate": "Joint ..."; "f-MDP", "iFusion" keep their case
+    if first.islower() and first.replace("-", "").isalpha():
+        line = line[0].upper() + line[1:]
     return _without_doubled_words(line)
-
-
-def _capitalized_word(line: str) -> str:
-    """ "joint control variate": a plain first word takes a capital; "f-MDP", "iFusion" keep their case."""
-    return line[0].upper() + line[1:] if line.split(" ", 1)[0].islower() else line
 
 
 def _without_doubled_words(line: str) -> str:
