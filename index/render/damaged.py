@@ -80,9 +80,10 @@ def _braced(text: str) -> str:
 
 
 def _math(match: re.Match[str]) -> str:
-    def symbol(word: re.Match[str]) -> str:
-        space, name = word.groups()
-        full = _TAB_EATEN.get(name)
-        return "\\" + full if full is not None else space + "\\" + name
+    return "$" + _SYMBOL_WORD.sub(_symbol, match.group(1)) + "$"
 
-    return "$" + _SYMBOL_WORD.sub(symbol, match.group(1)) + "$"
+
+def _symbol(word: re.Match[str]) -> str:
+    space, name = word.groups()
+    full = _TAB_EATEN.get(name)
+    return "\\" + full if full is not None else space + "\\" + name
