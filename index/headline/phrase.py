@@ -141,7 +141,7 @@ def base_form(verb: str) -> str:
         return verb[:-1] if verb[-3] == "i" else verb[:-2]  # "dies" -> "die", "goes" -> "go"
     if verb.endswith("ies"):
         return verb[:-3] + "y"
-    if verb.endswith(("sses", "shes", "ches", "xes", "zes")):
+    if verb.endswith(("sses", "shes", "ches", "xes", "zes", "cuses")):  # "focuses" -> "focus"
         return verb[:-2]
     return verb[:-1]
 
