@@ -287,11 +287,9 @@ def about(first_sentence: str, gist: str) -> str:
 def _named(label: str) -> bool:
     """ "Regressor Elimination": every word capitalized and one of them no generic word, so a name."""
     words = label.split(" ")
-    return (
-        len(words) > 1
-        and all(word[:1].isupper() for word in words)
-        and not all(word.lower() in _GENERIC for word in words)
-    )
+    if len(words) == 1:
+        return _NAMED_LEAD.match(f"{label} model") is not None  # one coined word: "Charades-Ego", "GraphSAGE"
+    return all(word[:1].isupper() for word in words) and not all(word.lower() in _GENERIC for word in words)
 
 
 # A coined name leading the gist: capitals after a hyphen or inside the word ("SI-BO", "GraphSAGE").
