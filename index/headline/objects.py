@@ -7,6 +7,7 @@ from typing import Final
 
 from index.headline.claims import VERBS
 from index.headline.condense import by_means
+from index.headline.framing import unframed
 from index.headline.spaces import printable
 
 # Every branch starts with one character class so the regex engine can skip ahead to a candidate: 4x faster.
@@ -53,6 +54,7 @@ _INFINITIVE: Final = re.compile(r"to (?<!\wto )[a-z]+(?:, [a-z]+)*$")
 
 def object_of(text: str) -> str:
     """What a claim is about: the part after the verb, without a trailing `and prove ...` clause."""
+    text = unframed(text)  # "taking a first step towards X": X
     text = by_means(text) if " by " in text else text  # its first test, without the call
     spaced = printable(text)  # and so is every text made from it below
     cut = _clause_end(text, 0, spaced)
