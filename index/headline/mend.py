@@ -131,7 +131,8 @@ DANGLING: Final = frozenset(
         "over under between using while where when both either not than this these such each any whose "
         "who can to through based without within across including toward towards against among per e.g "
         "i.e but nor so requires require based if has have had how what why given whether before after "
-        "until unless whereas because since during till aiming",  # "stop before [...]", "aiming [at ...]"
+        "until unless whereas because since during till aiming "  # "stop before [...]", "aiming [at ...]"
+        "inside outside beyond behind around beneath amid",  # "interactions inside [...]"
     )
 )
 # How a noun phrase may end: plurals, nominal suffixes and the kinds of thing papers contribute.

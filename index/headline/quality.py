@@ -19,7 +19,7 @@ STOP_ENDINGS: Final = frozenset(
         "over under between using while where when both either not than this these such each any whose "
         "who can through based without within across including toward towards against among per but nor "
         "so if has have had how what why whether namely like unlike versus vs upon onto along before after "
-        "until unless whereas because since during going",
+        "until unless whereas because since during going inside outside beyond behind around beneath amid",
     )
 )
 # Adjectives that need their noun: a headline ending on one lost the thing it was about.

@@ -60,6 +60,23 @@ _NOT_TOPIC: Final = frozenset(
         "traditionally historically nowadays today lately consider suppose let assume imagine",
     )
 )
+# A sentence that opens on why or after what the work was done: "Motivated by X, ...", "Building on X, ...".
+_FRAMING_LEAD: Final = re.compile(
+    r"(?i:(?:motivated|inspired|driven|guided|prompted|encouraged) by|(?:building|drawing|based|relying) "
+    r"(?:on|upon)|following) "
+)
+# "Motivated by [applications like] elections": what the applications or problems are of is the field.
+_WHAT_FOR: Final = re.compile(
+    r"(?i:(?:applications?|problems?|tasks?|needs?|questions?|settings?) (?:of|in|to|like|such as|from) )"
+)
+# What motivates a paper without naming a field: "Motivated by the fact, ...", "by reasons of privacy".
+_NO_FIELD_FRAMED: Final = frozenset(
+    re.findall(
+        r"\S+",
+        "fact facts observation observations reason reasons application applications need success idea ideas "
+        "work particular recent previous prior earlier same above seminal",
+    )
+)
 _GIVES: Final = re.compile(
     r"^(.{3,60}?)\s+(?:that|which)\s+(?:gives|provides|yields|offers|produces|delivers)\s+(?:an?\s+|the\s+)?(.{10,})"
 )
@@ -114,6 +131,20 @@ _NO_FIELD_ALONE: Final = frozenset(
         "simple key critical central the that is does here up use using right",
     )
 )
+
+
+def _framed_field(framed: str) -> str:
+    """The field in what motivated a paper ("applications like elections"), or "" when it names none."""
+    lead = _TOPIC_LEAD.match(framed)
+    framed = framed if lead is None else framed[lead.end() :]
+    what = _WHAT_FOR.match(framed)
+    framed = framed if what is None else framed[what.end() :]
+    words = framed.split()
+    if not words or words[0].lower() in _NOT_TOPIC or words[0].lower() in _NO_FIELD_FRAMED:
+        return ""
+    if len(words) == 1 and words[0].lower() in _NO_FIELD_ALONE:
+        return ""
+    return capitalize(framed)
 
 
 def topic(sentence: str, *, short: bool = False) -> str:
@@ -177,6 +208,9 @@ def topic(sentence: str, *, short: bool = False) -> str:
         return ""
     if len(words) == 1 and words[0].lower() in _NO_FIELD_ALONE:
         return ""
+    framing = _FRAMING_LEAD.match(subject) if len(words) > 1 else None
+    if framing is not None:  # "Motivated by applications like elections, we study X": the field, if any
+        return _framed_field(subject[framing.end() :])
     if "," in subject or "for short" in subject or "[" in subject or "]" in subject:
         return ""  # "Solving integer programs,IPs for short": a list or an aside, not a name for the field
     return capitalize(subject)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from index.headline.fit import fit
 from index.headline.framing import unframed
 from index.headline.phrase import base_form
 from index.headline.quality import problems
 from index.headline.synthesis import headline
-from index.headline.topic import about
+from index.headline.topic import about, topic
 
 _OPENING = "Deep networks are hard to analyse in practice. "
 
@@ -89,3 +90,25 @@ def test_a_coined_name_before_a_colon_is_kept_rather_than_replaced_by_the_field(
     first = "Several theories in cognitive neuroscience suggest that people simulate interactions."
     gist = "Charades-Ego: large-scale dataset of paired first-person and third-person videos"
     assert about(first, gist) == gist
+
+
+@pytest.mark.parametrize(
+    ("first_sentence", "field"),
+    [
+        ("Motivated by applications like elections, we study the recovery of permutations.", "Elections"),
+        ("Motivated by problems of anomaly detection, this paper uses a paradigm.", "Anomaly detection"),
+        ("Relying on reduced models, we propose an approach to incorporate constraints.", "Reduced models"),
+        ("Motivated by the fact that humans like novelty, we introduce a bandit problem.", ""),
+        ("Building on the recent success of large language models, we propose X.", ""),
+        ("Following the seminal work of Nesterov, accelerated methods have been used widely.", ""),
+        ("Building dialogue systems is hard.", "Building dialogue systems"),  # an activity is a field
+    ],
+)
+def test_what_motivated_a_paper_is_its_field_only_where_it_names_one(first_sentence: str, field: str) -> None:
+    assert topic(first_sentence) == field
+
+
+@pytest.mark.parametrize("place", ["inside", "beyond", "behind", "around"])
+def test_a_cut_line_never_ends_on_a_preposition_of_place(place: str) -> None:
+    line = f"Reduced models: approach to incorporate feasibility constraints {place} trajectory optimization"
+    assert fit(line, 80, ellipsis=False) == "Reduced models: approach to incorporate feasibility constraints"
