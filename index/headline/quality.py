@@ -191,10 +191,18 @@ def _spaced(match: re.Match[str]) -> str:
     return " " + match.group(0) if match.string.endswith(_NOUN_ENDS, 0, match.start()) else match.group(0)
 
 
+# What announces a question and says nothing itself: "Following natural question:", "Posing a question:".
+_QUESTION_LABEL: Final = re.compile(
+    r"(?i:(?:posing |asking |raising )?(?:an? |the )?(?:(?:following|natural|basic|different|foundational|"
+    r"fundamental|simple|important|key|open|central|seemingly) )*question: )(?=\S[^?]{8,}\?$)"
+)
+
+
 def normalize(line: str) -> str:
     """A finished headline in NFKC ("ﬁ" -> "fi"), without LaTeX leftovers, line-break hyphens or other debris.
 
-    "NAME: which does X" reads "NAME does X" (the name is what the clause was about), a word said twice in a
+    "NAME: which does X" reads "NAME does X" (the name is what the clause was about), "Natural question: can
+    X?" reads "Can X?", a word said twice in a
     row is said once, no space is left before a comma, no quotation mark without its pair, no "1)" without
     its "(", no "a" before a vowel, and a plain first word has its capital.
 
@@ -210,6 +218,9 @@ def normalize(line: str) -> str:
         line = _GLUED.sub(_spaced, line)  # C-level counts first: most lines have only " of"
     if ": which " in line:
         line = _WHICH_AFTER_NAME.sub(r"\1 ", line, count=1)
+    if "uestion: " in line:  # "Following natural question: can X?": the question, without what announced it
+        label = _QUESTION_LABEL.match(line)
+        line = capitalize(line[label.end() :]) if label is not None else line
     if " ," in line:  # "Attention-Augmented Network , to capture": the parenthesis before the comma went
         line = line.replace(" ,", ",")
     if ("“" in line or "”" in line) and line.count("“") != line.count("”"):

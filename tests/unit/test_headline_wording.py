@@ -109,6 +109,13 @@ def test_a_gerund_is_spelled_as_english_spells_it(third_person: str, expected: s
             "AttaNet: Attention-Augmented Network, to capture context",
         ),
         ("DenseNet: which connects each layer", "DenseNet connects each layer"),
+        (
+            "Following natural question: can efficient algorithms weakly learn convex sets?",
+            "Can efficient algorithms weakly learn convex sets?",
+        ),
+        ("Posing a basic question: when is active learning helpful?", "When is active learning helpful?"),
+        ("Open question: what spans matter for X", "Open question: what spans matter for X"),  # no "?"
+        ("Question: why?", "Question: why?"),  # too short to stand alone
         ("Proof that that bound is tight", "Proof that that bound is tight"),
         (
             "conditional game” to be played between two algorithms",
