@@ -221,6 +221,8 @@ def normalize(line: str) -> str:
     if "uestion: " in line:  # "Following natural question: can X?": the question, without what announced it
         label = _QUESTION_LABEL.match(line)
         line = capitalize(line[label.end() :]) if label is not None else line
+    if line[-2:] == "??":  # a "whether" clause made a question twice
+        line = line.rstrip("?") + "?"
     if " ," in line:  # "Attention-Augmented Network , to capture": the parenthesis before the comma went
         line = line.replace(" ,", ",")
     if ("“" in line or "”" in line) and line.count("“") != line.count("”"):

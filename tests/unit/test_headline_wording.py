@@ -116,6 +116,7 @@ def test_a_gerund_is_spelled_as_english_spells_it(third_person: str, expected: s
         ("Posing a basic question: when is active learning helpful?", "When is active learning helpful?"),
         ("Open question: what spans matter for X", "Open question: what spans matter for X"),  # no "?"
         ("Question: why?", "Question: why?"),  # too short to stand alone
+        ("Can language models capture such preferences??", "Can language models capture such preferences?"),
         ("Proof that that bound is tight", "Proof that that bound is tight"),
         (
             "conditional game” to be played between two algorithms",
