@@ -90,16 +90,8 @@ FORMS |= {"studies": "study", "studied": "study", "found": "find", "built": "bui
 FORMS |= {verb[:-1] + "ing": verb for verb in ("propose", "introduce", "develop", "design", "derive")}
 FORMS |= {"presenting": "present", "developing": "develop", "designing": "design"}
 # Where a sentence states the paper itself, any verb after "we" makes the claim ("we relax ...").
-_OWN = (
-    "this paper, ",
-    "this work, ",
-    "this study, ",
-    "here, ",
-    "this paper ",
-    "this work ",
-    "here ",
-    "the paper, ",
-)
+_OWN = ("this paper, ", "this work, ", "this study, ", "here, ", "the paper, ",
+        "this paper ", "this work ", "here ")  # fmt: skip
 _NOT_CLAIMS = frozenset(
     re.findall(
         r"\S+", "are have can will would also were had may should do set aim seek try want attempt answer"
@@ -109,7 +101,10 @@ _NOT_CLAIMS = frozenset(
 # between subject and verb ("we further show"). Each pattern starts with its literal subject, so the regex
 # engine jumps between candidates like str.find; the word after the adverbs is looked up in `FORMS` (a dict
 # lookup beats a 200-way alternation). No adverb is a verb form, so the lookup loses no backtracking.
-_ADVERBS = r"(?:(?:[a-z]+ly|further|also|then|first|thus|therefore|instead|now|here|are the first to) ){0,3}"
+_ADVERBS = (  # and the perfect's "have" ("we have developed X"), before a regular participle only
+    r"(?:(?:[a-z]+ly|further|also|then|first|thus|therefore|instead|now|here|are the first to"
+    r"|ha(?:ve|s)(?= [a-z]{3,}ed\b)) ){0,3}"
+)
 
 
 _BEFORE_OBJECT = ("and ", "instead", "rather", "therefore", "hereby")
@@ -120,7 +115,8 @@ _PARTICIPLES = ("proposing", "introducing", "presenting", "developing", "designi
 # analyze X") or an adverb ("propose instead to learn X").
 _SECOND = (
     r"(?:and (?:then )?(?:analy[sz]e|implement|evaluate|test|validate|study|apply|prove|demonstrate|verify|"
-    r"characteri[sz]e|investigate|deploy|train|release)[sd]? |(?:instead|rather|therefore|hereby),? )"
+    r"characteri[sz]e|investigate|deploy|train|release)[sd]? |(?:instead|rather|therefore|hereby),? "
+    r"|(?:[a-z]{3,}ed, )*and [a-z]{3,}ed )"  # "we have designed, fabricated, and tested X"
 )
 _SECOND_VERB = re.compile(_SECOND)
 _THIS_CLAIM, _OUR_CLAIM, _AND_CLAIM = (

@@ -181,3 +181,29 @@ def test_no_headline_makes_a_gerund_of_a_noun_or_an_adverb() -> None:
         line = headline(abstract)
         assert made_up.search(line) is None, line
         assert "knowledge" not in line, line
+
+
+@pytest.mark.parametrize(
+    ("abstract", "expected"),
+    [
+        (
+            "Online video grows fast. In this paper, we have developed a multi-task deep visual-semantic "
+            "embedding model for thumbnail selection.",
+            "Multi-task deep visual-semantic embedding model for thumbnail selection",
+        ),
+        (
+            "Analog circuits are cheap. We have designed, fabricated, and tested an analog VLSI chip which "
+            "computes radial basis functions in parallel.",
+            "Analog VLSI chip which computes radial basis functions in parallel",
+        ),
+        (
+            "Analog circuits are cheap. We have designed and tested a single-chip analog VLSI sensor "
+            "detecting imminent collisions.",
+            "Single-chip analog VLSI sensor detecting imminent collisions",
+        ),
+        # "have" before no regular participle is no perfect of a contribution verb
+        ("Analog circuits are cheap. We have access to many chips.", "Analog circuits are cheap"),
+    ],
+)
+def test_a_claim_in_the_perfect_is_a_claim(abstract: str, expected: str) -> None:
+    assert headline(abstract) == expected
