@@ -93,3 +93,15 @@ def addressing(gist: str, first: str, max_len: int) -> tuple[str, bool]:
     if not field or len(line) + len(field) + 5 > max_len or field.lower() in line.lower():
         return line, line is condensed
     return f"{line} for {field if field[1:2].isupper() else lower_first(field)}", False
+
+
+def close_quote(line: str, text: str) -> str:
+    """'namely "Learning from a Learner': the quote the abstract closes right there, else no quote at all.
+
+    Trimming strips a closing quote as edge punctuation; half a quotation reads as a cut.
+    """
+    opening = line.rfind('"')
+    quoted = line[opening:]
+    if opening > 0 and len(quoted) > 3 and f'{quoted}"' in text:
+        return f'{line}"'
+    return line.replace('"', "")

@@ -14,7 +14,7 @@ from index.headline.objects import object_of
 from index.headline.phrase import JUNK, as_headline, base_form, capitalize, gerund, third_person, unhedged
 from index.headline.purpose import for_what, without_frame
 from index.headline.quality import LATEX_LEFTOVER, ends_dangling, fold_ligatures, generic, normalize
-from index.headline.resolve import addressing, defined, lower_first, pointed_field, points_back
+from index.headline.resolve import addressing, close_quote, defined, lower_first, pointed_field, points_back
 from index.headline.spaces import any_word, printable
 from index.headline.spelled import CAPITALS, spelled_out
 from index.headline.topic import about, is_generic, topic
@@ -156,21 +156,9 @@ def _finish(line: str, max_len: int, text: str) -> str:
     if points_back(line):  # "... to solve this problem", "... to solve it"
         line = pointed_field(line, max_len, text)
     if '"' in line and line.count('"') % 2:
-        line = _close_quote(line, text)
+        line = close_quote(line, text)
     line = normalize(line)
     return line if len(line) <= max_len else fit(line, max_len, ellipsis=False)
-
-
-def _close_quote(line: str, text: str) -> str:
-    """'namely "Learning from a Learner': the quote the abstract closes right there, else no quote at all.
-
-    Trimming strips a closing quote as edge punctuation; half a quotation reads as a cut.
-    """
-    opening = line.rfind('"')
-    quoted = line[opening:]
-    if opening > 0 and len(quoted) > 3 and f'{quoted}"' in text:
-        return f'{line}"'
-    return line.replace('"', "")
 
 
 def _named(names: tuple[str, str, str], sentences: list[str], best: BestClaim, max_len: int) -> str:
