@@ -36,6 +36,8 @@ _BY = re.compile(
     r"constructing|establishing|providing|giving)\s+(?:that\s+)?(?=\S{2})"
 )
 _DOES = re.compile(r"([a-z]{3,}s)\s")
+_DOES_WHAT_FOLLOWS = frozenset(("approaches", "tackles", "addresses", "studies"))
+_AIMING = frozenset(("aims", "seeks", "attempts", "strives"))
 # "we aim to address these problems by ...": the verb of the aim, before what it points back to.
 _AIM_BACK = re.compile(r"(?:to [a-z]{3,}|[a-z]{3,}ing) (?=(?:this|these|those|such|our|their)\s)")
 # "we show that when A holds, B": the condition, up to the comma that ends it.
@@ -365,15 +367,17 @@ def _gist(sentences: list[str], best: BestClaim) -> str:
         return f"{gerund(verb)} {rest}"
     own = verb == "address" and sentence.endswith(("paper ", "work "), 0, end)
     does = _DOES.match(rest) if own else None
-    if does is not None and does.group(1) in ("approaches", "tackles", "addresses", "studies"):
+    aimed = does is not None and does.group(1) in _AIMING  # "This paper aims to X / at X-ing": X
+    if does is not None and (aimed or does.group(1) in _DOES_WHAT_FOLLOWS):
         rest = rest[does.end() :]  # "This paper approaches the paradigm of X with Y": "X with Y"
+        rest = rest.split(" ", 1)[1] if aimed and rest.startswith(("at ", "for ")) else rest
         problem = _PROBLEM_OF.match(rest)
         rest = rest[problem.end() :] if problem is not None else rest
     elif does is not None:  # "This paper reformulates X as Y": "Reformulating X as Y"
         rest = gerund(base_form(does.group(1))) + rest[does.end(1) :]
     aim = _AIM_BACK.match(rest) if verb in ("address", "propose") else None
     done_by = aim is not None and _BY_DOING.search(rest, aim.end(), aim.end() + 200) is not None
-    if aim is not None and (done_by or (verb == "address" and rest[:3] == "to ")):  # "address this by ..."
+    if aim is not None and (done_by or (verb == "address" and rest[:3] == "to " and not aimed)):  # "... by"
         rest = rest[aim.end() :]  # "we aim to address / propose to solve / addressing them by learning X"
     lead = rest[:1]  # matched once for both searches, only where a "by" is and "this"/"such"/"our" may start
     back = (

@@ -112,3 +112,29 @@ def test_what_motivated_a_paper_is_its_field_only_where_it_names_one(first_sente
 def test_a_cut_line_never_ends_on_a_preposition_of_place(place: str) -> None:
     line = f"Reduced models: approach to incorporate feasibility constraints {place} trajectory optimization"
     assert fit(line, 80, ellipsis=False) == "Reduced models: approach to incorporate feasibility constraints"
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        (
+            "This paper aims to fill this gap by studying the theory for sparse deep learning with dependent "
+            "data.",
+            "Studying the theory for sparse deep learning with dependent data",
+        ),
+        (
+            "This paper aims at learning such 3D keypoints in an unsupervised manner.",
+            "Learning such 3D keypoints in an unsupervised manner",
+        ),
+        (  # "these" is part of what is done, not a pointer to a problem the aim addresses
+            "This paper aims to distill these large models into smaller ones for faster inference.",
+            "Distilling these large models into smaller ones for faster inference",
+        ),
+        (
+            "This work seeks to bridge the gap between network architecture design and continual learning.",
+            "Bridging the gap between network architecture design and continual learning",
+        ),
+    ],
+)
+def test_a_paper_that_aims_to_do_x_is_headed_by_x(claim: str, expected: str) -> None:
+    assert headline(_OPENING + claim) == expected
