@@ -24,7 +24,7 @@ _MOVE: Final = re.compile(
     r"(?:to take|taking) (?:a |an |the |one |another )?"
     rf"(?:(?:{_EMPTY_QUALITIES}) ){{0,2}}"
     r"(?:(step|steps|look)|route|path|angle|perspective|viewpoint|stance|turn|approach|direction)"
-    r"(?: (?:forward|further|back|ahead|closer))?"
+    r"(?: (?:forward|forwards|further|back|ahead|closer))?"
     r"(?: (?:in|into|along) (?:this|that|the|an?|one) (?:[a-z-]+ )?direction)?,? "
 )
 # "trade position of PAD and face related work in a face system and apply X": swapping two parts is how the
@@ -36,6 +36,16 @@ _MEANS: Final = "apply|use|leverage|exploit|utilize|employ|transfer|adopt|introd
 _SWAP: Final = re.compile(
     rf"(?:to )?(?:{_SWAPS}) (?:the )?(?:positions?|roles?|places) "
     rf"of [^,;.]{{2,80}}? and [^,;.]{{2,80}}? and (?:then )?(?=(?:{_MEANS}) )"
+)
+# The same move said without its verb, as "we take" leaves it: "a first step towards X".
+_STEP: Final = re.compile(
+    rf"(?:a |an |the |one )?(?:(?:{_EMPTY_QUALITIES}) ){{0,2}}(steps?)(?: (?:forward|forwards|further))?"
+    r"(?: (?:in|along) (?:this|that|the) (?:[a-z-]+ )?direction)?,? "
+)
+_POINTS_BACK: Final = re.compile(r"(?:this|these|that|those|such)\b")
+_SOLVED_BY: Final = re.compile(
+    r"[a-z]+ing (?:this|that|these|the|such an?) (?:[a-z-]+ ){0,2}(?:gap|problem|challenge|question|issue|"
+    r"limitation)s? by (?=[a-z]{3,}ing )"
 )
 _TOWARDS: Final = re.compile(r"(?:towards?|into|at|on) (?=\S+ \S)")
 _BY: Final = re.compile(r"(?:in [^,;.]{3,60}? )?by (?=[a-z]{3,}ing )")
@@ -55,17 +65,21 @@ _HEADS: Final = frozenset(start[:3] for start in _STARTS)
 
 def unframed(text: str) -> str:
     """`text` without the framing move it opens on, said as what the move leads to; else `text` itself."""
-    if text[:3] not in _HEADS or not text.startswith(_STARTS):
-        return text
-    swap = _SWAP.match(text)
-    if swap is not None:
-        return "to " + text[swap.end() :]
-    move = _MOVE.match(text)
+    if text[:3] in _HEADS and text.startswith(_STARTS):
+        swap = _SWAP.match(text)
+        if swap is not None:
+            return "to " + text[swap.end() :]
+        move = _MOVE.match(text)
+    else:  # "a first step towards X", what "we take" leaves; " step" is looked for before the pattern
+        move = _STEP.match(text) if " step" in text[:30] or text[:4] == "step" else None
     if move is None:
         return text
     at = move.end()
     towards = _TOWARDS.match(text, at) if move.group(1) else None  # a step towards X, a look into X
-    after = towards or _BY.match(text, at)
+    if towards is not None and _POINTS_BACK.match(text, towards.end()) is None:  # not "towards this"
+        solved = _SOLVED_BY.match(text, towards.end())  # "towards bridging this gap by studying X"
+        return text[(solved or towards).end() :]
+    after = _BY.match(text, at)
     if after is not None:
         return text[after.end() :]
     introduced = _WITH.match(text, at)
@@ -76,7 +90,10 @@ def unframed(text: str) -> str:
     if conjoined is not None and conjoined.group(1) not in _NOT_VERBS:  # "take a new route and leverage X"
         verb = conjoined.group(1)
         if verb in _FINDS and text.startswith("that ", conjoined.end()):  # "a first step and prove that X"
-            return text[conjoined.end() + 5 :]
+            found = text[conjoined.end() + 5 :]
+            return (
+                text if found.startswith(("by ", "when ", "if ")) else found
+            )  # a finding, not its condition
         verb = base_form(verb) if verb.endswith("s") and not verb.endswith("ss") else verb
         return f"to {verb} {text[conjoined.end() :]}"
     return text

@@ -22,6 +22,27 @@ _OPENING = "Deep networks are hard to analyse in practice. "
     ("claim", "expected"),
     [
         (
+            "In this paper, we take a step towards extending convergence guarantees to TD learning.",
+            "Extending convergence guarantees to TD learning",
+        ),
+        (
+            "In this paper, we take a step toward closing this gap by drawing inspiration from graph theory.",
+            "Drawing inspiration from graph theory",
+        ),
+        (
+            "In this paper, we take one step further and model spatio-temporal relations between actors.",
+            "Modeling spatio-temporal relations between actors",
+        ),
+    ],
+)
+def test_a_step_taken_by_we_gives_way_to_what_it_leads_to(claim: str, expected: str) -> None:
+    assert headline(_OPENING + claim) == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        (
             "This paper takes a first step towards understanding the properties of post-processing.",
             "Understanding the properties of post-processing",
         ),
@@ -76,6 +97,8 @@ def test_a_framing_move_gives_way_to_what_it_leads_to(claim: str, expected: str)
         "to trade off accuracy and fairness",  # a trade-off is a contribution, no swap of positions
         "to reverse the roles of the generator and the discriminator",  # a swap with no means after it
         "to take a step",  # a move leading nowhere is left as it is
+        "a step towards this question",  # what the step leads to is elsewhere
+        "a first step and show that by relaxing X we gain Y",  # a condition is no finding
     ],
 )
 def test_a_move_with_content_of_its_own_stays(gist: str) -> None:
