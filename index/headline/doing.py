@@ -20,7 +20,8 @@ from index.headline.quality import acronym_only, ends_dangling, generic
 _KIND_DOES: Final = re.compile(
     r"(?:((?:framework|method|model|approach|algorithm|architecture|network|system|technique|module|"
     r"estimator|paradigm|scheme|strategy)s?),?\s+)?"
-    r"(?:(which|that)\s+(?=(?:[a-z]+ly\s+)?[a-z]{3,}s\s)|(to)\s+(?=[a-z]{3,}\s)|(for|aiming to|aiming at)\s+)"
+    r"(?:(which|that)\s+(?=(?:[a-z]+ly\s+)?[a-z]{3,}s\s|can\s[a-z]{3,}\s)|(to)\s+(?=[a-z]{3,}\s)"
+    r"|(for|aiming to|aiming at)\s+)"
 )
 # A clause that only points back ("to tackle this challenge") says nothing on a line of its own.
 _POINTS_BACK: Final = re.compile(r"\b(?:this|these|those|such|them|it)\b")
@@ -33,7 +34,16 @@ _KINDS: Final = KINDS | frozenset(
     re.findall(
         r"\S+",
         "architecture module transformer estimator sampler optimizer learner encoder decoder generator "
-        "classifier detector",
+        "classifier detector mechanism loss layer operator kernel machine pipeline benchmark dataset "
+        "procedure strategy scheme",
+    )
+)
+# Head nouns that name a process, said with the word before them: "feature selection", "gradient descent".
+_PROCESSES: Final = frozenset(
+    re.findall(
+        r"\S+",
+        "attention descent back-propagation backpropagation search regression augmentation decomposition "
+        "clustering selection embedding embeddings",
     )
 )
 
@@ -48,11 +58,36 @@ def doing_line(label: str, expansion: str, description: str, max_len: int) -> st
     if _POINTS_BACK.search(clause, 0, 60):
         return ""
     joint = "that" if which else to or other
-    if kind is None:
-        head = expansion.rsplit(" ", 1)[-1].lower()
-        kind = head if head.rstrip("s") in _KINDS else ""  # "... Network": the kind it is, lower-cased
-    if not kind and not which:
+    alone = which is not None and clause[:4] != "can "  # "FedSeIT: selectively combines X" reads alone
+    kind = _kind_named(expansion, process=not which) if kind is None else kind
+    if not kind and not alone:
         return ""  # "DCD: Diagnosis to address X": the last word of a name is not always a kind of thing
+    line = _line(label, kind, joint, clause, max_len)
+    return _line(label, "", joint, clause, max_len) if not line and alone and kind else line
+
+
+def _kind_named(expansion: str, process: bool) -> str:
+    """The kind of thing a spelled-out name says it is, lower-cased: "... Network", "... Gradient Descent".
+
+    A `process` ("feature selection", "gradient descent") only before a purpose: "which converts X" says
+    what the thing does by itself, and "search that converts X" says less in more room.
+    """
+    words = expansion.split(" ")
+    head = words[-1].lower()
+    if process and head in _PROCESSES and len(words) > 1 and words[-2].isalpha():
+        before = words[-2] if words[-2].isupper() else words[-2].lower()
+        return "" if before in _NOT_MODIFIERS else f"{before} {head}"
+    return head if head.rstrip("s") in _KINDS else ""
+
+
+# Words before a process noun that do not name the process: "Concatenation of Embeddings", "X aware Y".
+_NOT_MODIFIERS: Final = frozenset(
+    re.findall(r"\S+", "of and or for with in on to by aware based driven guided")
+)
+
+
+def _line(label: str, kind: str, joint: str, clause: str, max_len: int) -> str:
+    """`LABEL: kind that does X`, or "" where the cut loses the kind or what it does."""
     phrase = f"{kind} {joint} {clause}" if kind else clause  # "FedSeIT: selectively combines X"
     phrase = condense(phrase)
     line = fit(f"{label}: {phrase}", max_len, ellipsis=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from index.headline.doing import doing_line
 from index.headline.fit import fit
 from index.headline.synthesis import headline
 
@@ -23,6 +24,16 @@ from index.headline.synthesis import headline
             "Thresholding (GIST) algorithm to solve the nonconvex optimization problem for a large class of "
             "non-convex penalties. Experiments show that GIST is fast.",
             "GIST: algorithm to solve nonconvex optimization problem",
+        ),
+        (  # a name ending on a process ("... Alternating Back-propagation"): the process, then its purpose
+            "Deep latent models are slow to train. We propose Hierarchical Initialized Alternating "
+            "Back-propagation (HiABP) for efficient Bayesian inference. Experiments show that it is fast.",
+            "HiABP: alternating back-propagation for efficient Bayesian inference",
+        ),
+        (  # "(HKT) that can capture X": the kind, doing X
+            "Humor is multimodal. We propose Humor Knowledge enriched Transformer (HKT) that can capture the "
+            "gist of a multimodal humorous expression by integrating the preceding context. It works well.",
+            "HKT: transformer capturing gist of multimodal humorous expression",
         ),
     ],
 )
@@ -109,3 +120,32 @@ def test_a_name_spelled_out_with_commas_is_known_as_the_acronyms_expansion() -> 
         headline(abstract)
         == "LLA: training-free indoor navigation framework built atop vision-language models"
     )
+
+
+@pytest.mark.parametrize(
+    ("label", "expansion", "description", "expected"),
+    [
+        (  # a clause saying what the thing does reads alone: "search that converts X" says less in more room
+            "SLES",
+            "Scalable Linear Ergodic Search",
+            "+which converts a MOES problem into a weight space coverage problem.",
+            "SLES: converts a MOES problem into a weight space coverage problem",
+        ),
+        (  # "Concatenation of Embeddings" names no process: "of embeddings to automate X" would be no kind
+            "ACE",
+            "Automated Concatenation of Embeddings",
+            "+to automate the process of finding better concatenations of embeddings.",
+            "",
+        ),
+        (  # "which can X" needs its kind: "FITN: can transmit X" has no subject
+            "FITN",
+            "Full Information Transmission Network",
+            "+which can transmit both representation and interactive information together.",
+            "FITN: network transmitting both representation and interactive information",
+        ),
+    ],
+)
+def test_what_a_named_thing_does_says_its_kind_only_where_the_name_gives_one(
+    label: str, expansion: str, description: str, expected: str
+) -> None:
+    assert doing_line(label, expansion, description, 80) == expected
