@@ -92,6 +92,9 @@ FORMS |= {"presenting": "present", "developing": "develop", "designing": "design
 # Where a sentence states the paper itself, any verb after "we" makes the claim ("we relax ...").
 _OWN = ("this paper, ", "this work, ", "this study, ", "here, ", "the paper, ",
         "this paper ", "this work ", "here ")  # fmt: skip
+# "we focus on X", "we deal with X": what the verb is about follows its particle ("On X" heads nothing).
+_PARTICLES = {"focus": "on ", "concentrate": "on ", "deal": "with ", "look": "at ", "report": "on "}
+_PARTICLES |= {"start": "by ", "begin": "by ", "center": "on ", "centre": "on ", "elaborate": "on "}
 _NOT_CLAIMS = frozenset(
     re.findall(
         r"\S+", "are have can will would also were had may should do set aim seek try want attempt answer"
@@ -105,7 +108,6 @@ _ADVERBS = (  # and the perfect's "have" ("we have developed X"), before a regul
     r"(?:(?:[a-z]+ly|further|also|then|first|thus|therefore|instead|now|here|are the first to"
     r"|ha(?:ve|s)(?= [a-z]{3,}ed\b)) ){0,3}"
 )
-
 
 _BEFORE_OBJECT = ("and ", "instead", "rather", "therefore", "hereby")
 _AIMS = frozenset(("set", "aim", "seek", "attempt", "try", "strive"))
@@ -281,8 +283,10 @@ def _any_verb(lowered: str, match: re.Match[str]) -> tuple[int, str, int] | None
         return None
     if not lowered[max(0, match.start() - 12) : match.start()].endswith(_OWN):
         return None
-    if word not in _AIMS:
-        return match.start(1), "address", match.end()  # the match's end is past any second verb
+    if word not in _AIMS:  # the match's end is past any second verb, and past "on" after "focus"
+        particle = _PARTICLES.get(word, "")
+        skip = len(particle) if particle and lowered.startswith(particle, match.end()) else 0
+        return match.start(1), "address", match.end() + skip
     end = lowered.find("to ", match.end(1), match.end(1) + 9)  # "we set out to improve X": the aim
     return None if end < 0 else (match.start(1), "address", _past_second_verb(lowered, end))
 

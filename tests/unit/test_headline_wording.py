@@ -207,3 +207,27 @@ def test_no_headline_makes_a_gerund_of_a_noun_or_an_adverb() -> None:
 )
 def test_a_claim_in_the_perfect_is_a_claim(abstract: str, expected: str) -> None:
     assert headline(abstract) == expected
+
+
+@pytest.mark.parametrize(
+    ("abstract", "expected"),
+    [
+        (
+            "Visual correspondence is hard to label. In this paper, we focus on self-supervised learning of "
+            "visual correspondence using unlabeled videos.",
+            "Self-supervised learning of visual correspondence using unlabeled videos",
+        ),
+        (
+            "Answer summarization is an important problem. In this paper, we deal with two problems in "
+            "Japanese-English machine translation of news articles.",
+            "Two problems in Japanese-English machine translation of news articles",
+        ),
+        (
+            "Feature pyramids are common. In this paper, we begin by investigating current feature pyramid "
+            "solutions.",
+            "Investigating current feature pyramid solutions",
+        ),
+    ],
+)
+def test_a_phrasal_verb_leaves_no_particle_at_the_head(abstract: str, expected: str) -> None:
+    assert headline(abstract) == expected
