@@ -39,7 +39,7 @@ _SWAP: Final = re.compile(
 )
 # The same move said without its verb, as "we take" leaves it: "a first step towards X".
 _STEP: Final = re.compile(
-    rf"(?:a |an |the |one )?(?:(?:{_EMPTY_QUALITIES}) ){{0,2}}(steps?)(?: (?:forward|forwards|further))?"
+    rf"(?:a |an |the |one )?(?:(?:{_EMPTY_QUALITIES}) ){{0,2}}(steps?)(?: (?:forward|forwards|further|back))?"
     r"(?: (?:in|along) (?:this|that|the) (?:[a-z-]+ )?direction)?,? "
 )
 _POINTS_BACK: Final = re.compile(r"(?:this|these|that|those|such)\b")
@@ -82,6 +82,8 @@ def unframed(text: str) -> str:
     after = _BY.match(text, at)
     if after is not None:
         return text[after.end() :]
+    if move.group(1) and text.startswith("to ", at) and text[at + 3 : at + 8] != "this ":
+        return text[at:]  # "one step further to explore X": "to explore X", said as "Exploring X"
     introduced = _WITH.match(text, at)
     if introduced is not None:
         name = _NAME_IS.match(text, introduced.end())

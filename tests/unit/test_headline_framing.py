@@ -30,6 +30,14 @@ _OPENING = "Deep networks are hard to analyse in practice. "
             "Drawing inspiration from graph theory",
         ),
         (
+            "In this paper, we go one step further to study adversarial attacks for embodied agents.",
+            "Studying adversarial attacks for embodied agents",
+        ),
+        (
+            "In this paper, we take a step back and question the importance of this debate.",
+            "Questioning the importance of this debate",
+        ),
+        (
             "In this paper, we take one step further and model spatio-temporal relations between actors.",
             "Modeling spatio-temporal relations between actors",
         ),
