@@ -57,8 +57,10 @@ _NAME_IS: Final = re.compile(r"([A-Z][\w-]*[A-Z0-9][\w-]*), (?:a|an) (?=\S+ \S)"
 _NOT_VERBS: Final = frozenset(re.findall(r"\S+", "the its our their this these those other more thus"))
 # The words a move starts with, and their first three letters: a set look-up turns most texts away, one
 # `startswith` the rest, before any pattern runs.
-_STARTS: Final = tuple(
-    f"{to}{verb} " for to in ("to ", "") for verb in ("take", "taking", *_SWAPS.split("|"))
+_STARTS: Final = (
+    "to take ",
+    "taking ",
+    *(f"{to}{verb} " for to in ("to ", "") for verb in _SWAPS.split("|")),
 )
 _HEADS: Final = frozenset(start[:3] for start in _STARTS)
 
@@ -92,10 +94,8 @@ def unframed(text: str) -> str:
     if conjoined is not None and conjoined.group(1) not in _NOT_VERBS:  # "take a new route and leverage X"
         verb = conjoined.group(1)
         if verb in _FINDS and text.startswith("that ", conjoined.end()):  # "a first step and prove that X"
-            found = text[conjoined.end() + 5 :]
-            return (
-                text if found.startswith(("by ", "when ", "if ")) else found
-            )  # a finding, not its condition
+            found = text[conjoined.end() + 5 :]  # the finding; a condition first ("by X-ing, Y") is none
+            return text if found.startswith(("by ", "when ", "if ")) else found
         verb = base_form(verb) if verb.endswith("s") and not verb.endswith("ss") else verb
         return f"to {verb} {text[conjoined.end() :]}"
     return text

@@ -36,6 +36,7 @@ _BY = re.compile(
     r"constructing|establishing|providing|giving)\s+(?:that\s+)?(?=\S{2})"
 )
 _DOES = re.compile(r"([a-z]{3,}s)\s")
+# "This paper approaches / aims to X": verbs whose object, not the verb as a gerund, heads the line.
 _DOES_WHAT_FOLLOWS = frozenset(("approaches", "tackles", "addresses", "studies"))
 _AIMING = frozenset(("aims", "seeks", "attempts", "strives"))
 # "we aim to address these problems by ...": the verb of the aim, before what it points back to.
