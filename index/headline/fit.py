@@ -365,7 +365,7 @@ def _fit(text: str, max_len: int, *, ellipsis: bool) -> str:
         if not whole and "," in terse:
             whole = without_listed(terse, room)
         if whole := whole or _shortest_head(terse, room, words):
-            return whole + "?" if question else whole
+            return whole + "?" if question and whole[-1:] != "?" else whole  # a whole question kept its own
     if " " not in text[:max_len]:
         return trim(text[: max_len - 1]) + "…"
     limit = max_len - 1 if ellipsis else max_len

@@ -202,9 +202,9 @@ def normalize(line: str) -> str:
     """A finished headline in NFKC ("ﬁ" -> "fi"), without LaTeX leftovers, line-break hyphens or other debris.
 
     "NAME: which does X" reads "NAME does X" (the name is what the clause was about), "Natural question: can
-    X?" reads "Can X?", a question ends on one "?", a word said twice in a row is said once, no space is left
-    before a comma, no quotation mark without its pair, no "1)" without its "(", no "a" before a vowel, and a
-    plain first word has its capital.
+    X?" reads "Can X?", a word said twice in a row is said once, no space is left before a comma, no quotation
+    mark without its pair, no "1)" without its "(", no "a" before a vowel, and a plain first word has its
+    capital.
 
     Run on the short line, not the abstract: cheap, and it catches whatever the rules let through.
     """
@@ -221,8 +221,6 @@ def normalize(line: str) -> str:
     if "uestion: " in line:  # "Following natural question: can X?": the question, without what announced it
         label = _QUESTION_LABEL.match(line)
         line = capitalize(line[label.end() :]) if label is not None else line
-    if line[-2:] == "??":  # a "whether" clause made a question twice
-        line = line.rstrip("?") + "?"
     if " ," in line:  # "Attention-Augmented Network , to capture": the parenthesis before the comma went
         line = line.replace(" ,", ",")
     if ("“" in line or "”" in line) and line.count("“") != line.count("”"):

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from index.headline.compress import compressed
+from index.headline.fit import fit
 from index.headline.phrase import as_headline, base_form, gerund, unhedged
 from index.headline.quality import normalize
 from index.headline.synthesis import headline
@@ -116,7 +117,6 @@ def test_a_gerund_is_spelled_as_english_spells_it(third_person: str, expected: s
         ("Posing a basic question: when is active learning helpful?", "When is active learning helpful?"),
         ("Open question: what spans matter for X", "Open question: what spans matter for X"),  # no "?"
         ("Question: why?", "Question: why?"),  # too short to stand alone
-        ("Can language models capture such preferences??", "Can language models capture such preferences?"),
         ("Proof that that bound is tight", "Proof that that bound is tight"),
         (
             "conditional game” to be played between two algorithms",
@@ -231,3 +231,12 @@ def test_a_claim_in_the_perfect_is_a_claim(abstract: str, expected: str) -> None
 )
 def test_a_phrasal_verb_leaves_no_particle_at_the_head(abstract: str, expected: str) -> None:
     assert headline(abstract) == expected
+
+
+def test_a_question_fitted_to_the_line_ends_on_one_question_mark() -> None:
+    # the shortened question keeps its own "?": fit adds one only where the cut took it
+    question = "Can neural language models capture such discourse-level preferences in text generation?"
+    assert (
+        fit(question, 80, ellipsis=False)
+        == "Can neural language models capture such preferences in text generation?"
+    )
