@@ -133,20 +133,6 @@ _NO_FIELD_ALONE: Final = frozenset(
 )
 
 
-def _framed_field(framed: str) -> str:
-    """The field in what motivated a paper ("applications like elections"), or "" when it names none."""
-    lead = _TOPIC_LEAD.match(framed)
-    framed = framed if lead is None else framed[lead.end() :]
-    what = _WHAT_FOR.match(framed)
-    framed = framed if what is None else framed[what.end() :]
-    words = framed.split()
-    if not words or words[0].lower() in _NOT_TOPIC or words[0].lower() in _NO_FIELD_FRAMED:
-        return ""
-    if len(words) == 1 and words[0].lower() in _NO_FIELD_ALONE:
-        return ""
-    return capitalize(framed)
-
-
 def topic(sentence: str, *, short: bool = False) -> str:
     """The field a paper works in, as the first sentence's subject names it ("Diffusion models are ...").
 
@@ -200,17 +186,24 @@ def topic(sentence: str, *, short: bool = False) -> str:
             break
     else:
         return ""
-    subject = " ".join(words)
+    return _field(" ".join(words))
+
+
+def _field(subject: str, *, framed: bool = False) -> str:
+    """The subject as a field, or "" when it names none; `framed`: what "Motivated by" is followed by."""
     lead = _TOPIC_LEAD.match(subject)  # anchored: match and slice, where sub would try every position
     subject = (subject if lead is None else subject[lead.end() :]).strip(JUNK)
+    what = _WHAT_FOR.match(subject) if framed else None  # "applications like [elections]"
+    subject = subject if what is None else subject[what.end() :]
     words = subject.split()
-    if not 1 <= len(words) <= 6 or words[0].lower() in _NOT_TOPIC or not words[0][:1].isalpha():
+    first = words[0].lower() if 1 <= len(words) <= 6 else ""
+    if not first[:1].isalpha() or first in _NOT_TOPIC or (framed and first in _NO_FIELD_FRAMED):
         return ""
-    if len(words) == 1 and words[0].lower() in _NO_FIELD_ALONE:
+    if len(words) == 1 and first in _NO_FIELD_ALONE:
         return ""
-    framing = _FRAMING_LEAD.match(subject) if len(words) > 1 else None
+    framing = _FRAMING_LEAD.match(subject) if len(words) > 1 and not framed else None
     if framing is not None:  # "Motivated by applications like elections, we study X": the field, if any
-        return _framed_field(subject[framing.end() :])
+        return _field(subject[framing.end() :], framed=True)
     if "," in subject or "for short" in subject or "[" in subject or "]" in subject:
         return ""  # "Solving integer programs,IPs for short": a list or an aside, not a name for the field
     return capitalize(subject)
@@ -322,14 +315,14 @@ def _named(label: str) -> bool:
     """ "Regressor Elimination": every word capitalized and one of them no generic word, so a name."""
     words = label.split(" ")
     if len(words) == 1:
-        return _NAMED_LEAD.match(f"{label} model") is not None  # one coined word: "Charades-Ego", "GraphSAGE"
+        return _COINED.fullmatch(label) is not None  # one coined word: "Charades-Ego", "GraphSAGE"
     return all(word[:1].isupper() for word in words) and not all(word.lower() in _GENERIC for word in words)
 
 
-# A coined name leading the gist: capitals after a hyphen or inside the word ("SI-BO", "GraphSAGE").
-_NAMED_LEAD: Final = re.compile(
-    r"[A-Z][\w]*(?:-[A-Z0-9]|[a-z][A-Z])[\w-]* (?:algorithm|method|model|framework|approach)\b"
-)
+# A coined name: capitals after a hyphen or inside the word ("SI-BO", "GraphSAGE"); leading the gist.
+_COINED_WORD: Final = r"[A-Z][\w]*(?:-[A-Z0-9]|[a-z][A-Z])[\w-]*"
+_COINED: Final = re.compile(_COINED_WORD)
+_NAMED_LEAD: Final = re.compile(rf"{_COINED_WORD} (?:algorithm|method|model|framework|approach)\b")
 
 
 def expansion_of(acronym: str, before: str) -> str | None:
