@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from index.headline.phrase import base_form
+from index.headline.phrase import BACK_REFERENCE, base_form
 
 # Words a framing move qualifies its step or route with; "take a Bayesian approach" says what is done.
 _EMPTY_QUALITIES: Final = (
@@ -42,7 +42,6 @@ _STEP: Final = re.compile(
     rf"(?:a |an |the |one )?(?:(?:{_EMPTY_QUALITIES}) ){{0,2}}(steps?)(?: (?:forward|forwards|further|back))?"
     r"(?: (?:in|along) (?:this|that|the) (?:[a-z-]+ )?direction)?,? "
 )
-_POINTS_BACK: Final = re.compile(r"(?:this|these|that|those|such)\b")
 _SOLVED_BY: Final = re.compile(
     r"[a-z]+ing (?:this|that|these|the|such an?) (?:[a-z-]+ ){0,2}(?:gap|problem|challenge|question|issue|"
     r"limitation)s? by (?=[a-z]{3,}ing )"
@@ -78,7 +77,7 @@ def unframed(text: str) -> str:
         return text
     at = move.end()
     towards = _TOWARDS.match(text, at) if move.group(1) else None  # a step towards X, a look into X
-    if towards is not None and _POINTS_BACK.match(text, towards.end()) is None:  # not "towards this"
+    if towards is not None and BACK_REFERENCE.match(text, towards.end()) is None:  # not "towards this"
         solved = _SOLVED_BY.match(text, towards.end())  # "towards bridging this gap by studying X"
         return text[(solved or towards).end() :]
     after = _BY.match(text, at)

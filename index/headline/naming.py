@@ -10,13 +10,13 @@ from index.headline.claims import VERBS
 from index.headline.claims import claims as find_claims
 from index.headline.condense import condense
 from index.headline.objects import object_of
+from index.headline.phrase import BACK_REFERENCE as BACK_REFERENCE  # synthesis reads it here too
 from index.headline.phrase import capitalize, gerund
 from index.headline.quality import acronym_only, generic
 from index.headline.spaces import any_word
 from index.headline.topic import expansion_of, is_generic
 
 # "We extend this line of work ..., by showing X": what "this" points back to is not on the line; X is.
-BACK_REFERENCE: Final = re.compile(r"(?:this|these|those|such|our|their)\s", re.IGNORECASE)
 
 _ROOM: Final = 72
 

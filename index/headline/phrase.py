@@ -11,6 +11,8 @@ ADVERB: Final = (
     r"(?:(?!(?:apply|rely|reply|supply|comply|multiply|imply|fly)\b)[a-z]+ly|then|also|further|even|still|"
     r"thus|now|better|more|fast|first|instead|not|never|neither|only)"
 )
+# A determiner that points back to what another sentence said ("this problem", "our goal").
+BACK_REFERENCE: Final = re.compile(r"(?:this|these|those|such|our|their)\s", re.IGNORECASE)
 # "We propose to exploit X": the headline is the activity, "Exploiting X". Not "to the best of", "to what
 # extent", "to our knowledge": no verb follows those, and "Thing best of" is no headline.
 _PURPOSE: Final = re.compile(
