@@ -123,6 +123,8 @@ RELATIONAL: Final = frozenset(
 IRREGULAR_PARTICIPLES: Final = frozenset(
     re.findall(r"\S+", "written given driven taken drawn shown known seen made built found held run set")
 )
+# Prepositions of place, which need their object as much as "of" does: "interactions inside [...]".
+PLACES: Final = "inside outside beyond behind around beneath amid"
 # Words a cut headline must not end on.
 DANGLING: Final = frozenset(
     re.findall(
@@ -131,8 +133,7 @@ DANGLING: Final = frozenset(
         "over under between using while where when both either not than this these such each any whose "
         "who can to through based without within across including toward towards against among per e.g "
         "i.e but nor so requires require based if has have had how what why given whether before after "
-        "until unless whereas because since during till aiming "  # "stop before [...]", "aiming [at ...]"
-        "inside outside beyond behind around beneath amid",  # "interactions inside [...]"
+        f"until unless whereas because since during till aiming {PLACES}",  # "aiming [at ...]"
     )
 )
 # How a noun phrase may end: plurals, nominal suffixes and the kinds of thing papers contribute.

@@ -7,6 +7,7 @@ import unicodedata
 from operator import methodcaller
 from typing import Final
 
+from index.headline.mend import PLACES
 from index.headline.phrase import capitalize
 from index.headline.spaces import any_word
 from index.headline.topic import expansion_of
@@ -19,7 +20,7 @@ STOP_ENDINGS: Final = frozenset(
         "over under between using while where when both either not than this these such each any whose "
         "who can through based without within across including toward towards against among per but nor "
         "so if has have had how what why whether namely like unlike versus vs upon onto along before after "
-        "until unless whereas because since during going inside outside beyond behind around beneath amid",
+        f"until unless whereas because since during going {PLACES}",
     )
 )
 # Adjectives that need their noun: a headline ending on one lost the thing it was about.
