@@ -46,6 +46,10 @@ _PROCESSES: Final = frozenset(
         "clustering selection embedding embeddings",
     )
 )
+# Words before a process noun that do not name the process: "Concatenation of Embeddings", "X aware Y".
+_NOT_MODIFIERS: Final = frozenset(
+    re.findall(r"\S+", "of and or for with in on to by aware based driven guided")
+)
 
 
 def doing_line(label: str, expansion: str, description: str, max_len: int) -> str:
@@ -78,12 +82,6 @@ def _kind_named(expansion: str, process: bool) -> str:
         before = words[-2] if words[-2].isupper() else words[-2].lower()
         return "" if before in _NOT_MODIFIERS else f"{before} {head}"
     return head if head.rstrip("s") in _KINDS else ""
-
-
-# Words before a process noun that do not name the process: "Concatenation of Embeddings", "X aware Y".
-_NOT_MODIFIERS: Final = frozenset(
-    re.findall(r"\S+", "of and or for with in on to by aware based driven guided")
-)
 
 
 def _line(label: str, kind: str, joint: str, clause: str, max_len: int) -> str:
