@@ -71,8 +71,9 @@ def unframed(text: str) -> str:
         if swap is not None:
             return "to " + text[swap.end() :]
         move = _MOVE.match(text)
-    else:  # "a first step towards X", what "we take" leaves; " step" is looked for before the pattern
-        move = _STEP.match(text) if " step" in text[:30] or text[:4] == "step" else None
+    else:  # "a first step towards X", what "we take" leaves; " step" is found (no slice) before the pattern
+        step = text.find(" step", 0, 30) >= 0 or text.startswith("step")
+        move = _STEP.match(text) if step else None
     if move is None:
         return text
     at = move.end()
