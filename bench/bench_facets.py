@@ -26,6 +26,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from index.library import Library  # noqa: E402
+from index.search.snapshot import Snapshot  # noqa: E402
 
 LISTINGS = REPO.parent / "shared" / "corpus" / "listings"
 
@@ -44,8 +45,8 @@ def percentiles(call: Callable[[], object], runs: int) -> str:
 def decoded(library: Library, ids: Sequence[str]) -> Counter[object]:
     """The baseline: every paper's record decoded from the snapshot (uncached, as on first sight), then
     counted."""
-    snapshot = library.index.load_view()
-    assert snapshot is not None
+    snapshot = library.papers.source
+    assert isinstance(snapshot, Snapshot)
     position = {paper_id: number for number, paper_id in enumerate(snapshot.ids)}
     counts: Counter[object] = Counter()
     for paper_id in ids:

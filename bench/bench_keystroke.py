@@ -169,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise SystemExit(
                 f"{args.index_dir} is not a current index of {args.listings}; run `papers index`"
             )
-        papers = len(library.ids)
+        papers = len(library.papers.ids)
         typed = prefixes()
         _say(f"{papers:,} papers; {len(typed)} keystrokes, first pass")
         cold = keystrokes(library, typed)
@@ -182,10 +182,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.whoosh_baseline:
             _say("keystrokes through Whoosh's collector (array ranker off)")
             plain = Library.open([args.listings], index_dir=args.index_dir, data_dir=work / "data2")
-            plain.index._fast_ranker = lambda searcher: None  # type: ignore[method-assign]
-            near = NearWords(plain.index._maintenance.searcher.reader(), "abstract")
+            plain._search_index()._fast_ranker = lambda searcher: None  # type: ignore[method-assign]
+            near = NearWords(plain._search_index()._maintenance.searcher.reader(), "abstract")
             near._swaps = None  # "did you mean" asks Whoosh's terms_within, as before
-            plain.index._near = near
+            plain._search_index()._near = near
             baseline = keystrokes(plain, typed)
         _say("FTS5: build, then the same keystrokes and mix")
         db, _rows, build_s = build_fts5(args.listings, work / "fts5.db")

@@ -137,7 +137,7 @@ async def soak(args: argparse.Namespace, idle_seconds: float | None) -> dict[str
                 await asyncio.sleep(max(0.0, start + idle_seconds * step / steps - time.perf_counter()))
             if step % args.every == 0 or step in (args.warmup, steps):
                 sample(step)
-        starred = library.counts()[2]
+        starred = library.marks.counts()[2]
     library.close()
     data_dir.cleanup()
     return {"samples": samples, "starred_at_end": starred}

@@ -1,15 +1,22 @@
-"""What a list shows for a query, a filter and an order: the parts `Library.view` puts together."""
+"""What a list shows for a query, a filter and an order: the one answer the reader and `papers search` share.
+
+The index says what a query matches; this module applies the user's marks to it, in one place (`keep`): the
+query's own `is:`/`tag:`/`note:` words and the reader's 1-4 filter are the same kind of filter over the same
+cached sets. The answer (`View`) carries everything a front end shows with the list: the matched terms to
+highlight, the hits of a top-N answer, the count before a limit, and for a for-you list why each paper is in
+it, so nothing above this parses a query again.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import compress
 
-from index.search.index import SearchIndex
-from index.search.models import ForYouHit, MarkFilter, SearchHit, SearchResult
+from index.search.index import SUGGEST_BELOW, SearchIndex
+from index.search.models import ForYouHit, Highlight, Matched, SearchHit
 from index.search.query import FOR_YOU_TAG_FILTER, NOTE_FILTER, TAG_FILTER, mark_filters
 from index.state.notes import note_matches, pattern_words
 from index.state.store import StateLookup, StateStore
@@ -19,6 +26,9 @@ FILTERS = ("all", "unread", "starred", "foryou")
 """The reader's filters (keys 1, 2, 3, 4); each keeps what its `is:` word keeps (`is:foryou` for "foryou")."""
 ORDERS = ("listing", "relevance", "starred")
 """The orders the reader cycles through: listing order, relevance, recently starred first."""
+FOR_YOU_SIZE = 200
+"""How many papers `is:foryou` keeps: the unread papers most like the user's starred ones."""
+FOR_YOU_RE = re.compile(r"(?<!\S)is:(?i:foryou)(?!\S)")  # as the parser takes `is:` filters
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +46,10 @@ class View:
     """True when the query could not run yet because the index is still being built."""
     hits: tuple[SearchHit, ...] = ()
     """Scores, snippets and match spans of the first ids, when the caller asked for a limit."""
+    highlight: Highlight = field(default_factory=dict)
+    """The index terms the query matched: what to mark in any paper of the list (`Papers.page`)."""
+    for_you: ForYouList | None = None
+    """Set when the list is a for-you list: what it is like, and why each paper is in it."""
 
     @property
     def total(self) -> int:
@@ -43,9 +57,17 @@ class View:
 
 
 @dataclass(frozen=True, slots=True)
+class ForYouList:
+    """A for-you list's seeds and reasons: the papers it is like, and each listed paper's `ForYouHit`."""
+
+    tag: str | None
+    """The tag whose papers seed the list (`foryou:NAME`); None for the starred papers."""
+    reasons: Mapping[str, ForYouHit]
+
+
+@dataclass(frozen=True, slots=True)
 class Asked:
-    """The question `compute_view` was asked, passed whole to the answer it delegates to (`for_you_view`),
-    so those arguments are declared once, in `compute_view`'s signature, rather than repeated."""
+    """The question `compute_view` was asked, passed whole to the answer it delegates to (`_for_you_view`)."""
 
     query: str
     filter: str
@@ -66,13 +88,13 @@ def compute_view(
     limit: int | None = None,
     highlight_top: int = 0,
 ) -> View:
-    """Search, then the query's mark filters, the reader's filter and the order, all with this user's marks.
+    """Search, then the user's marks (the query's filters and the reader's), then the order.
 
     Args:
         index: the index to search; None while it is being built (every paper is listed, `waiting` set).
-        state: the user's stars and read marks.
+        state: the user's stars, read marks, tags and notes.
         every: every paper id in listing order; `position` maps each to its place in it.
-        query: what the user typed; its `is:`, `tag:` and `note:` filters are applied by `marked(state)`.
+        query: what the user typed; its `is:`, `tag:` and `note:` words are applied by `keep`.
         filter: one of FILTERS.
         order: one of ORDERS; relevance ranks, listing and starred leave the matches unscored.
         limit: at most this many ids, with the first ones as `hits`; only with filter "all" and order
@@ -84,47 +106,72 @@ def compute_view(
     """
     if limit is not None and (filter != "all" or order != "relevance"):
         raise ValueError("a limit needs filter 'all' and order 'relevance'")
-    if index is None and filter == "foryou":
-        return View(query, filter, tuple(every), waiting=True)  # for you needs the index's term weights
-    if index is not None and (filter == "foryou" or FOR_YOU_RE.search(query) or for_you_tag(query)):
-        return for_you_view(index, state, position, Asked(query, filter, order, limit, highlight_top))
-    marks = marked(state)
-    result: SearchResult | None = None
     if index is None:
         # Honest while indexing: every paper is listed, and the note says the query waits for the index.
-        ids = tuple(every)
-    else:
-        result = index.search(query, limit, highlight_top, ranked=order == "relevance", marks=marks)
-        ids = result.ids
-        if order != "relevance" and query.strip():
-            ids = in_listing_order(ids, position)
-    ids = only(ids, filter, marks)
-    if order == "starred":
-        ids = newest_starred_first(ids, state)
-    if result is None:
-        return View(query, filter, ids, waiting=bool(query.strip()))
-    return View(query, filter, ids, result.notice, result.suggestion, hits=result.hits)
+        if filter == "foryou":
+            return View(query, filter, tuple(every), waiting=True)  # it needs the index's term weights
+        ids = keep(state, tuple(every), (filter,))
+        return View(query, filter, _ordered(ids, order, state), waiting=bool(query.strip()))
+    asked = Asked(query, filter, order, limit, highlight_top)
+    if filter == "foryou" or FOR_YOU_RE.search(query) or for_you_tag(query):
+        return _for_you_view(index, state, position, asked)
+    matched = index.match(query, limit, ranked=order == "relevance")
+    ids, scores = matched.ids, matched.scores
+    if matched.filters:
+        mask = _kept(state, ids, matched.filters)
+        ids, scores = tuple(compress(ids, mask)), tuple(compress(scores, mask))
+    # "Did you mean" weighs what the query itself finds, whichever of the reader's filters is on.
+    suggestion = index.suggest(matched) if len(ids) < SUGGEST_BELOW else None
+    ids = keep(state, ids, (filter,))
+    if order != "relevance" and query.strip():
+        ids = in_listing_order(ids, position)
+    ids = _ordered(ids, order, state)[:limit]
+    hits = _hits(index, _shown(ids, limit, highlight_top), scores, matched, highlight_top)
+    return View(query, filter, ids, matched.notice, suggestion, hits=hits, highlight=matched.highlight)
 
 
-def marked(state: StateLookup) -> MarkFilter:
-    """The `is:`, `tag:` and `note:` filters over this user's marks (and the reader's filter).
+def _shown(ids: tuple[str, ...], limit: int | None, highlight_top: int) -> tuple[str, ...]:
+    """The ids a view details as hits: all of a limited view, else the first `highlight_top`."""
+    return ids if limit is not None else ids[:highlight_top]
 
-    The sets are read once per call, not per id: a 56k-paper list is filtered with one cached set per filter.
+
+def _hits(
+    index: SearchIndex, shown: Sequence[str], scores: Sequence[float], matched: Matched, highlight_top: int
+) -> tuple[SearchHit, ...]:
+    """The shown ids as hits: the first `highlight_top` with match spans and a snippet."""
+    top = index.hits(shown[:highlight_top], scores, matched.highlight)
+    return top + index.hits(shown[highlight_top:], scores[highlight_top:], None)
+
+
+def _ordered(ids: tuple[str, ...], order: str, state: StateStore) -> tuple[str, ...]:
+    return newest_starred_first(ids, state) if order == "starred" else ids
+
+
+def keep(state: StateLookup, ids: tuple[str, ...], filters: Sequence[str]) -> tuple[str, ...]:
+    """The ids that pass every filter: the one place a user's marks decide what is listed.
+
+    Filters are `query.STATE_FILTERS` names ("all" keeps everything), "tag:NAME" and "note:WORDS", with "-"
+    first for "without". The sets are read once per call, not per id: a 56k-paper list is filtered with one
+    cached set per filter.
     """
+    if not any(name != "all" for name in filters):
+        return ids
+    return tuple(compress(ids, _kept(state, ids, filters)))
 
-    def keep(ids: Sequence[str], filters: Sequence[str]) -> list[bool]:
-        kept: list[bool] | None = None
-        for name in filters:
-            without = name.startswith("-")
-            base = name[1:] if without else name
-            if base == "unread":  # every paper but the read ones: never list the 56k unread ids
-                without, base = not without, "read"
-            wanted = _kept_ids(state, base)
-            passed = [(paper_id in wanted) != without for paper_id in ids]
-            kept = passed if kept is None else [a and b for a, b in zip(kept, passed, strict=True)]
-        return kept if kept is not None else [True] * len(ids)
 
-    return keep
+def _kept(state: StateLookup, ids: Sequence[str], filters: Sequence[str]) -> list[bool]:
+    kept: list[bool] | None = None
+    for name in filters:
+        if name == "all":
+            continue
+        without = name.startswith("-")
+        base = name[1:] if without else name
+        if base == "unread":  # every paper but the read ones: never list the 56k unread ids
+            without, base = not without, "read"
+        wanted = _kept_ids(state, base)
+        passed = [(paper_id in wanted) != without for paper_id in ids]
+        kept = passed if kept is None else [a and b for a, b in zip(kept, passed, strict=True)]
+    return kept if kept is not None else [True] * len(ids)
 
 
 def _kept_ids(state: StateLookup, name: str) -> AbstractSet[str]:
@@ -144,11 +191,6 @@ def _kept_ids(state: StateLookup, name: str) -> AbstractSet[str]:
     return frozenset()
 
 
-def only(ids: tuple[str, ...], filter: str, marks: MarkFilter) -> tuple[str, ...]:
-    """The ids the reader's filter keeps (all of them for "all")."""
-    return ids if filter == "all" else tuple(compress(ids, marks(ids, (filter,))))
-
-
 def in_listing_order(ids: Sequence[str], position: Mapping[str, int]) -> tuple[str, ...]:
     """Matches in the order of the listings (ids the listings lack last: a stale index may have them)."""
     return tuple(sorted(ids, key=lambda paper_id: position.get(paper_id, len(position))))
@@ -163,11 +205,6 @@ def newest_starred_first(ids: Sequence[str], state: StateStore) -> tuple[str, ..
         if mark.starred
     }
     return tuple(sorted(ids, key=lambda paper_id: -stamps.get(paper_id, 0.0)))
-
-
-FOR_YOU_SIZE = 200
-"""How many papers `is:foryou` keeps: the unread papers most like the user's starred ones."""
-FOR_YOU_RE = re.compile(r"(?<!\S)is:(?i:foryou)(?!\S)")  # as the parser takes `is:` filters
 
 
 def for_you_tag(query: str) -> str | None:
@@ -189,39 +226,57 @@ def for_you(
     return index.for_you(chosen, starred | state.read_ids() | chosen, limit)
 
 
-def for_you_view(index: SearchIndex, state: StateStore, position: Mapping[str, int], asked: Asked) -> View:
-    """`compute_view` for a query with `is:foryou` or `foryou:NAME`: its matches among the `FOR_YOU_SIZE`
-    papers `for_you` ranks (like the starred papers, or like the papers tagged NAME), in that ranking's order
-    for the relevance order (there is no other relevance to it)."""
+def _for_you_view(index: SearchIndex, state: StateStore, position: Mapping[str, int], asked: Asked) -> View:
+    """`compute_view` for a for-you list (filter "foryou", `is:foryou` or `foryou:NAME`): the query's matches
+    among the `FOR_YOU_SIZE` papers `for_you` ranks (like the starred papers, or like the papers tagged NAME),
+    in that ranking's order for the relevance order (there is no other relevance to it)."""
     tag = for_you_tag(asked.query)  # `foryou:NAME`: like the papers with that tag, not the starred ones
     try:
         seeds = None if tag is None else state.tagged_ids(tag)
     except TagNameError:
         seeds = frozenset()  # no tag can have this name, so no paper has it
-    ranking = {hit.id: n for n, hit in enumerate(for_you(index, state, seeds, limit=FOR_YOU_SIZE))}
-    base = marked(state)
-
-    def marks(ids: Sequence[str], filters: Sequence[str]) -> list[bool]:
-        kept = base(ids, [f for f in filters if f != "foryou" and not f.startswith(FOR_YOU_TAG_FILTER)])
-        return [ok and paper_id in ranking for ok, paper_id in zip(kept, ids, strict=True)]
-
+    picked = for_you(index, state, seeds, limit=FOR_YOU_SIZE)
+    ranking = {hit.id: n for n, hit in enumerate(picked)}
     # Every match, unscored (at most FOR_YOU_SIZE pass); the hits of a limited view are picked afterwards.
-    highlight = FOR_YOU_SIZE if asked.limit else asked.highlight_top
-    result = index.search(asked.query, None, highlight, ranked=False, marks=marks)
-    ids = only(result.ids, asked.filter, marks)
+    matched = index.match(asked.query, ranked=False)
+    query_filters = [name for name in matched.filters if not _is_for_you(name)]
+    pool = matched.ids
+    if len(query_filters) < len(matched.filters):  # the query itself asks for the for-you list
+        pool = tuple(paper_id for paper_id in pool if paper_id in ranking)
+    found = keep(state, pool, query_filters)
+    suggestion = index.suggest(matched) if len(found) < SUGGEST_BELOW else None
+    listed = tuple(paper_id for paper_id in found if paper_id in ranking)
+    ids = keep(state, listed, () if _is_for_you(asked.filter) else (asked.filter,))
     if asked.order == "starred":
         ids = newest_starred_first(ids, state)
     else:
         ids = in_listing_order(ids, position if asked.order == "listing" else ranking)
-    ids = ids if asked.limit is None else ids[: asked.limit]
-    hits = {hit.id: hit for hit in result.hits}
-    notice = result.notice
-    if not ranking:
-        if tag is not None:
-            why = f"foryou:{tag} finds papers like your papers tagged {tag}: tag a few first"
-        else:
-            lists = "is:foryou finds" if FOR_YOU_RE.search(asked.query) else "for you lists"
-            why = f"{lists} papers like your starred ones: star a few first"
-        notice = f"{notice}; {why}" if notice else why
-    shown = tuple(hits[i] for i in ids if i in hits)
-    return View(asked.query, asked.filter, ids, notice, result.suggestion, hits=shown)
+    ids = ids[: asked.limit]
+    hits = _hits(index, _shown(ids, asked.limit, asked.highlight_top), (), matched, FOR_YOU_SIZE)
+    return View(
+        asked.query,
+        asked.filter,
+        ids,
+        _for_you_notice(matched.notice, tag, bool(ranking), asked.query),
+        suggestion,
+        hits=hits,
+        highlight=matched.highlight,
+        for_you=ForYouList(tag, {hit.id: hit for hit in picked}),
+    )
+
+
+def _is_for_you(name: str) -> bool:
+    """Whether a filter asks for the for-you list (`is:foryou`, `foryou:NAME`, the reader's 4)."""
+    return name == "foryou" or name.startswith(FOR_YOU_TAG_FILTER)
+
+
+def _for_you_notice(notice: str | None, tag: str | None, found: bool, query: str) -> str | None:
+    """The query's notice, and when the list is empty for want of seeds, how to give it some."""
+    if found:
+        return notice
+    if tag is not None:
+        why = f"foryou:{tag} finds papers like your papers tagged {tag}: tag a few first"
+    else:
+        lists = "is:foryou finds" if FOR_YOU_RE.search(query) else "for you lists"
+        why = f"{lists} papers like your starred ones: star a few first"
+    return f"{notice}; {why}" if notice else why

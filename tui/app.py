@@ -108,7 +108,7 @@ class PapersApp(TypeAheadApp):
         self.set_keymap({key: value for key, value in self.keymap_overrides.items() if key in known})
 
     def _remember_theme(self, theme: Theme) -> None:
-        if not self.library.state_read_only:
+        if not self.library.marks.read_only:
             self.library.session.set("theme", theme.name)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

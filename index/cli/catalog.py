@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import io
 import json
 import re
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from index.cli import common as cli_common
 from index.cli.errors import CommandError
-from index.listings.catalog import headline_for, no_headline, paper_headline
-from index.models import Catalog, Entry, Paper, Source
-from index.render.abstract import sanitize, to_plain
-from index.search.snapshot import Snapshot
+from index.library import MIN_PREFIX, Papers, UnknownPaperId, safe
+from index.models import Paper, Source
 
-MIN_PREFIX = 4
 WRAP_MIN, WRAP_MAX = 40, 100
 # json.dumps escapes C0 controls but, with ensure_ascii=False, passes C1 controls (0x9b is a one-byte CSI on
 # some terminals), bidi overrides and line separators straight through: escape those too, so `--json` is
@@ -65,65 +61,36 @@ def _show_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _load(
-    args: argparse.Namespace, headlines: Callable[[Entry], str] = headline_for, *, required: bool = True
-) -> Catalog:
-    """The whole catalog for these options (see `_load_any`)."""
-    catalog = _load_any(args, headlines, required=required, whole=True)
-    assert isinstance(catalog, Catalog)
-    return catalog
-
-
-def _load_any(
-    args: argparse.Namespace,
-    headlines: Callable[[Entry], str] = headline_for,
-    *,
-    required: bool = True,
-    whole: bool = True,
-) -> Catalog | Snapshot:
-    """The catalog for these options, its warnings already on stderr: from a current index (headlines made
-    when it was built: 56k papers in ~1 s instead of parsing for 25), else parsed now.
-
-    Args:
-        whole: False takes an index's `Snapshot` (its list columns, nothing decoded) rather than its catalog.
+def _load(args: argparse.Namespace, *, required: bool = True) -> Papers:
+    """The papers these options name, their listing warnings already on stderr: from a current index (its
+    headlines were made when it was built: 56k papers in ~1 s instead of parsing for 25), else parsed now.
 
     Raises:
         CommandError: `required` and not one listing file could be read, so an empty answer would mislead.
     """
     with cli_common.open_library(args) as library:
-        indexed = library.indexed_listings()
-        if indexed is None:
-            catalog: Catalog | Snapshot = library.read_listings(headlines)
-            notices = catalog.notices
-        else:
-            catalog, notices = indexed
-            if whole:
-                catalog = dataclasses.replace(catalog.catalog(), notices=notices)
-    cli_common.warn(sanitize(str(notice)) for notice in notices)
-    if required and isinstance(catalog, Catalog) and not catalog.listings:
+        papers = library.papers
+        notices = library.take_notices()
+    cli_common.warn(safe(notice) for notice in notices)
+    if required and not papers.from_index and not papers.catalog().listings:
         raise CommandError("no listing files could be read; check --listings / PAPERS_LISTINGS")
-    return catalog
+    return papers
 
 
 def _run_list(args: argparse.Namespace) -> int:
     """List every paper in the listings, one per line: id, headline and venue, duplicates merged."""
-    catalog = _load_any(args, whole=args.json)
+    papers = _load(args)
     if args.json:
-        _write(_dumps([_paper_json(paper) for paper in catalog.papers]))
-    elif isinstance(catalog, Snapshot):
-        columns = (catalog.ids, catalog.headlines, catalog.venues, catalog.years)
-        _write_lines(_list_line(*row) for row in zip(*columns, strict=True))
+        _write(_dumps([_paper_json(paper) for paper in papers]))
     else:
-        _write_lines(
-            _list_line(paper.id, paper.headline, paper.venue, paper.year) for paper in catalog.papers
-        )
+        _write_lines(_list_line(*row) for row in papers.rows())
     return 0
 
 
 def _run_stats(args: argparse.Namespace) -> int:
     """Count listings, paper paragraphs, distinct papers and duplicates, and repeat any warnings."""
-    catalog = _load(args, no_headline, required=False)
-    warnings = [sanitize(str(notice)) for notice in catalog.notices]
+    catalog = _load(args, required=False).catalog()
+    warnings = [safe(str(notice)) for notice in catalog.notices]
     if args.json:
         listings = [
             cli_common.fields(listing, "path", "name", "format", "venue", "year")
@@ -153,73 +120,52 @@ def _run_stats(args: argparse.Namespace) -> int:
         width = max(len(str(len(listing.entries))) for listing in catalog.listings)
         for listing in catalog.listings:
             count = f"{len(listing.entries):>{width}}"
-            lines.append(f"{count} paragraphs  {sanitize(listing.name)}  ({sanitize(listing.path)})")
+            lines.append(f"{count} paragraphs  {safe(listing.name)}  ({safe(listing.path)})")
     _write_lines(lines)
     return 0
 
 
 def _run_show(args: argparse.Namespace) -> int:
     """Show one paper: headline, venue, every file and line it appears at, its id and the abstract."""
-    found = find_paper(_load(args, no_headline), args.id)
-    paper = dataclasses.replace(found, headline=paper_headline(found.abstract, found.title))
+    papers = _load(args)
+    try:
+        paper_id = papers.resolve(args.id)
+    except UnknownPaperId as error:
+        raise CommandError(str(error)) from None
+    paper = papers.paper(paper_id)
+    text = papers.rendered(paper_id).text
     if args.json:
         record = _paper_json(paper)
-        record |= {"text": to_plain(paper.abstract), "raw": paper.abstract}
+        record |= {"text": text, "raw": paper.abstract}
         _write(_dumps(record))
         return 0
-    lines = [sanitize(paper.headline)]
+    lines = [safe(paper.headline)]
     if paper.authors:
-        lines.append(sanitize(", ".join(paper.authors)))
+        lines.append(safe(", ".join(paper.authors)))
     where = _venue_label(paper)
     if paper.status:
-        where = f"{where} · {sanitize(paper.status)}" if where else sanitize(paper.status)
+        where = f"{where} · {safe(paper.status)}" if where else safe(paper.status)
     if where:
         lines.append(where)
     if paper.url:
-        lines.append(sanitize(paper.url))
+        lines.append(safe(paper.url))
     lines.append("")
     lines.append("Sources:" if len(paper.sources) > 1 else "Source:")
     lines.extend(f"  {_source_label(source)}" for source in paper.sources)
     lines.append(f"id: {paper.id}")
     lines.append("")
     if args.raw:
-        lines.append(sanitize(paper.abstract))
+        lines.append(safe(paper.abstract))
     else:
         width = max(WRAP_MIN, min(WRAP_MAX, shutil.get_terminal_size((80, 24)).columns - 1))
-        text = to_plain(paper.abstract)
         lines.append(textwrap.fill(text, width=width, break_on_hyphens=False, break_long_words=False))
     _write_lines(lines)
     return 0
 
 
-def find_paper(catalog: Catalog, wanted: str) -> Paper:
-    """The paper with id `wanted`, or the only one whose id starts with it (at least MIN_PREFIX characters).
-
-    Raises:
-        CommandError: no paper matches, or the prefix matches several (their ids are named).
-    """
-
-    key = wanted.strip().lower()
-    shown = sanitize(wanted)
-    exact = [paper for paper in catalog.papers if paper.id == key]
-    if exact:
-        return exact[0]
-    matches = (
-        [paper for paper in catalog.papers if paper.id.startswith(key)] if len(key) >= MIN_PREFIX else []
-    )
-    if len(matches) == 1:
-        return matches[0]
-    if len(matches) > 1:
-        some = ", ".join(paper.id for paper in matches[:5]) + (", ..." if len(matches) > 5 else "")
-        raise CommandError(
-            f"paper id prefix '{shown}' matches {len(matches)} papers ({some}); type more of it"
-        )
-    raise CommandError(f"unknown paper id '{shown}' (see `papers list`)")
-
-
 def _list_line(paper_id: str, headline: str, venue: str | None, year: int | None) -> str:
     where = _where(venue, year)
-    return f"{paper_id}  {sanitize(headline)}  ({where})" if where else f"{paper_id}  {sanitize(headline)}"
+    return f"{paper_id}  {safe(headline)}  ({where})" if where else f"{paper_id}  {safe(headline)}"
 
 
 def _venue_label(paper: Paper) -> str:
@@ -227,14 +173,12 @@ def _venue_label(paper: Paper) -> str:
 
 
 def _where(venue: str | None, year: int | None) -> str:
-    parts = [sanitize(venue) if venue else "", str(year) if year is not None else ""]
+    parts = [safe(venue) if venue else "", str(year) if year is not None else ""]
     return " ".join(part for part in parts if part)
 
 
 def _source_label(source: Source) -> str:
-    return (
-        f"{sanitize(source.path)}:{source.line}  paragraph {source.paragraph} of {sanitize(source.listing)}"
-    )
+    return f"{safe(source.path)}:{source.line}  paragraph {source.paragraph} of {safe(source.listing)}"
 
 
 def _paper_json(paper: Paper) -> dict[str, Any]:

@@ -10,8 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from index.config import Config, load_config, resolve_data_dir, resolve_index_dir, resolve_listings
-from index.library import Library
+from index.library import Config, Library, load_config
 from index.models import Notice, Source
 
 Handler = Callable[[argparse.Namespace], int]
@@ -27,17 +26,10 @@ def config() -> Config:
     return loaded
 
 
-def listing_paths(args: argparse.Namespace) -> list[Path]:
-    """`--listings`, else `$PAPERS_LISTINGS`, else the config's `listings`, else the bundled seeds."""
-    return resolve_listings(getattr(args, "listings", None), config())
-
-
-def index_dir(args: argparse.Namespace) -> Path:
-    return resolve_index_dir(getattr(args, "index_dir", None), config())
-
-
-def data_dir(args: argparse.Namespace) -> Path:
-    return resolve_data_dir(getattr(args, "data_dir", None), config())
+def locations(args: argparse.Namespace) -> tuple[list[Path] | None, Path | None, Path | None]:
+    """`--listings`, `--index-dir` and `--data-dir` as given (None: the library resolves them from the
+    environment, the config, else the defaults)."""
+    return getattr(args, "listings", None), getattr(args, "index_dir", None), getattr(args, "data_dir", None)
 
 
 def warn(notices: Iterable[Notice | str]) -> None:
@@ -49,7 +41,7 @@ def warn(notices: Iterable[Notice | str]) -> None:
 @contextmanager
 def open_library(args: argparse.Namespace) -> Iterator[Library]:
     """The library these options name, closed when the command ends; its index and store open on first use."""
-    library = Library(listing_paths(args), index_dir(args), data_dir(args), config=config())
+    library = Library.open(*locations(args), config=config(), reader=False)
     try:
         yield library
     finally:

@@ -10,9 +10,7 @@ from typing import Any
 
 from index.cli import common as cli_common
 from index.cli.errors import CommandError
-from index.library import Library, TagNameError
-from index.search.index import IndexUnavailable
-from index.search.models import ForYouHit
+from index.library import ForYouHit, IndexUnavailable, Library, TagNameError
 
 
 def _current(library: Library) -> None:
@@ -29,7 +27,7 @@ def _foryou(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
         _current(library)
         try:
-            seeds = library.organiser.tagged_ids(args.tag) if args.tag else library.starred_ids()
+            seeds = library.organiser.tagged_ids(args.tag) if args.tag else library.marks.starred
             if not seeds:
                 raise CommandError(
                     f"no papers tagged {args.tag!r}" if args.tag else "no starred papers to go on: star a few"
@@ -56,7 +54,8 @@ def _foryou(args: argparse.Namespace) -> int:
 
 
 def _row(library: Library, hit: ForYouHit) -> dict[str, Any]:
-    paper, nearest = library.index.paper(hit.id), library.index.paper(hit.nearest_id)
+    papers = library.papers
+    paper, nearest = papers.paper(hit.id), papers.paper(hit.nearest_id)
     return cli_common.fields(paper, "id", "headline", "venue", "year") | {
         "score": round(hit.score, 4),
         "terms": list(hit.terms),

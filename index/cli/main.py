@@ -2,13 +2,17 @@
 
 Exit codes: 0 success; 1 a request that could not be met (unknown paper id, unreadable file, ...),
 with a one-line message on stderr; 2 a usage error (argparse's own).
+
+With no subcommand, `papers` opens the reader found through the `papers.reader` entry point (the Textual
+reader in `tui/` declares it), so the core never imports the UI; `python -m index.cli` is the core alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
 from pathlib import Path
 
 from index import __version__
@@ -19,6 +23,11 @@ from index.cli import organise as cli_organise
 from index.cli import search as cli_search
 from index.cli import state as cli_state
 from index.cli.errors import EXIT_FAILURE, EXIT_OK, CommandError
+from index.library import Library
+
+Reader = Callable[[Library], int]
+"""A front end that runs on an opened library until the user quits, returning the exit code."""
+READER_GROUP = "papers.reader"
 
 
 def _add_common_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
@@ -69,12 +78,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, reader: cli_common.Handler | None = None) -> int:
-    """Run one subcommand; with none, run `reader` (the UI injects it: the core never imports the UI).
+def installed_reader() -> Reader | None:
+    """The reader an installed front end declares (`papers.reader` entry point), or None."""
+    found = sorted(entry_points(group=READER_GROUP), key=lambda point: point.name)
+    reader: Reader | None = found[0].load() if found else None
+    return reader
+
+
+def papers(argv: Sequence[str] | None = None) -> int:
+    """The `papers` command: every subcommand, and the installed reader when none is given."""
+    return main(argv, reader=installed_reader())
+
+
+def _open_reader(reader: Reader) -> cli_common.Handler:
+    def run(args: argparse.Namespace) -> int:
+        library = Library.open(*cli_common.locations(args), config=cli_common.config())
+        try:
+            return reader(library)
+        finally:
+            library.close()
+
+    return run
+
+
+def main(argv: Sequence[str] | None = None, reader: Reader | None = None) -> int:
+    """Run one subcommand; with none, run `reader` on the opened library, else print the help.
 
     Args:
         argv: the arguments (default: sys.argv[1:]).
-        reader: what to do when no subcommand is given; `tui.launch.main` passes the Textual reader.
+        reader: what to do when no subcommand is given (`papers` passes the installed reader).
     """
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -84,7 +116,7 @@ def main(argv: Sequence[str] | None = None, reader: cli_common.Handler | None = 
             if reader is None:
                 parser.print_help()
                 return EXIT_OK
-            return reader(args)
+            return _open_reader(reader)(args)
         return handler(args)
     except CommandError as error:
         print(f"papers: {error}", file=sys.stderr)

@@ -10,12 +10,9 @@ from collections.abc import Callable
 
 from index.cli import common as cli_common
 from index.cli.errors import CommandError
-from index.cli.state import known_papers, open_state, safe
-from index.library import InputError, Library
+from index.cli.state import known_papers, open_state
+from index.library import Applied, IndexUnavailable, InputError, Library, Organiser, StateError, safe
 from index.models import Paper
-from index.organising import Organiser
-from index.search.index import IndexUnavailable
-from index.state.store import Applied, StateError
 
 
 def _one_paper(library: Library, key: str) -> Paper:

@@ -12,9 +12,15 @@ from typing import Any
 
 from index.cli import common as cli_common
 from index.cli.errors import CommandError
-from index.library import Library
-from index.search.index import IndexUnavailable, UnknownPaper
-from index.search.models import MatchSpan, SearchHit, UpdateReport
+from index.library import (
+    IndexUnavailable,
+    Library,
+    MatchSpan,
+    SearchHit,
+    UnknownPaper,
+    UnknownPaperId,
+    UpdateReport,
+)
 
 _BOLD, _RESET = "\x1b[1m", "\x1b[0m"
 
@@ -79,7 +85,7 @@ def _describe(report: UpdateReport) -> str:
 
 def _index(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
-        if library.index.read_only:
+        if library.index_read_only:
             raise CommandError(
                 f"the index directory {library.index_dir} is not writable; use --index-dir DIR"
             )
@@ -144,7 +150,7 @@ def _search(args: argparse.Namespace) -> int:
         if view.suggestion:
             print(f"papers: did you mean: {view.suggestion}", file=sys.stderr)
         if args.json:
-            starred, read = library.starred_ids(), library.read_ids()
+            starred, read = library.marks.starred, library.marks.read
             rows = [_hit_json(hit, starred, read) for hit in view.hits]
             json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
             print()
@@ -161,11 +167,12 @@ def _search(args: argparse.Namespace) -> int:
 def _similar(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
         _make_current(library)
-        paper_id = library.resolve_id(args.id)
-        if paper_id is None:
-            raise CommandError(f"no paper with id {args.id!r}; see `papers list` or `papers search`")
         try:
-            hits = library.similar(paper_id, limit=args.limit)
+            paper_id = library.papers.resolve(args.id)
+        except UnknownPaperId as error:
+            raise CommandError(str(error)) from None
+        try:
+            hits = library.discovery.similar(paper_id, limit=args.limit)
         except UnknownPaper:
             raise CommandError(f"paper {args.id} is not in the index; run `papers index`") from None
         except IndexUnavailable as error:

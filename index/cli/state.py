@@ -1,7 +1,6 @@
 """`papers star/unstar/read/unread/starred/export/import`: the per-user state from the command line.
 
-`open_state`, `known_papers`, `safe` and `describe` are shared with `index.cli.organise` (tags, notes, saved
-searches).
+`open_state` and `known_papers` are shared with `index.cli.organise` (tags, notes, saved searches).
 """
 
 from __future__ import annotations
@@ -10,76 +9,59 @@ import argparse
 import functools
 import json
 import sys
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from index.cli import common as cli_common
-from index.cli.catalog import find_paper
 from index.cli.errors import CommandError
-from index.library import Library
-from index.listings.catalog import no_headline
-from index.models import Paper
-from index.render.abstract import to_plain
-from index.render.sanitize import sanitize
-from index.state.bibtex import cite_keys, to_bibtex
-from index.state.store import Applied, StateError
-from index.state.tags import TagNameError, normalize_tag
-from index.state.transfer import (
-    NOT_LISTED,
-    Described,
+from index.library import (
+    Applied,
+    Exports,
     ImportFormatError,
-    Which,
-    first_sentence,
-    iso,
-    parse_document,
-    select,
-    to_csv,
-    to_json,
-    to_markdown,
+    Library,
+    Marks,
+    StateError,
+    TagNameError,
+    UnknownPaperId,
+    iso_time,
+    safe,
 )
+from index.models import Paper
+
+NOT_LISTED = "(not in the current listings)"
 
 
 def open_state(library: Library, *, writing: bool) -> None:
     """Open the store now, so its warnings come before any output; refuse early when it cannot be written."""
-    read_only = library.state_read_only  # opens the store
+    marks = library.marks
+    read_only = marks.read_only  # opens the store
     if writing and read_only:
         # Only the error: the read-only warning would say the same thing a second time.
-        raise CommandError(f"cannot save stars or read marks: {library.state.read_only_reason}")
+        raise CommandError(f"cannot save stars or read marks: {marks.read_only_reason}")
     cli_common.warn(library.take_notices())
 
 
 def known_papers(library: Library, wanted: Sequence[str]) -> dict[str, Paper]:
     """Resolve every id (or unique prefix, as `papers show` takes) before changing any of them."""
-    catalog = library.read_listings()
-    by_id = {paper.id: paper for paper in catalog.papers}
+    papers = library.papers
     found: dict[str, Paper] = {}
     for key in wanted:
-        paper = by_id.get(key) or find_paper(catalog, key)
-        found[paper.id] = paper
+        try:
+            paper_id = papers.resolve(key)
+        except UnknownPaperId as error:
+            raise CommandError(str(error)) from None
+        found[paper_id] = papers.paper(paper_id)
     return found
 
 
-def safe(text: str) -> str:
-    """Listing text is untrusted: no escape sequences or controls reach the terminal or an export."""
-    return sanitize(text)
-
-
-def describe(paper: Paper, *, sentence: bool = True) -> Described:
-    """Display-safe headline, venue and (rendering the abstract, so only when needed) its first sentence."""
-    venue = safe(paper.venue) if paper.venue else None
-    first = first_sentence(safe(to_plain(paper.abstract))) if sentence else ""
-    return Described(safe(paper.headline), venue, first, paper.year)
-
-
-def _change(verb: str, act: Callable[[Library, list[str]], Applied]) -> cli_common.Handler:
+def _change(verb: str, act: Callable[[Marks, list[str]], Applied]) -> cli_common.Handler:
     def handler(args: argparse.Namespace) -> int:
         with cli_common.open_library(args) as library:
             papers = known_papers(library, args.ids)
             ids = list(papers)
             open_state(library, writing=True)
             try:
-                applied = act(library, ids)
+                applied = act(library.marks, ids)
             except StateError as error:
                 raise CommandError(str(error)) from None
         changed = set(applied.changed)
@@ -94,13 +76,17 @@ def _change(verb: str, act: Callable[[Library, list[str]], Applied]) -> cli_comm
 def _starred(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
         open_state(library, writing=False)
-        starred = library.starred()
-        papers = {paper.id: paper for paper in library.read_listings().papers} if starred else {}
+        starred = library.marks.starred_newest_first()
+        papers = library.papers if starred else None
+        described = {
+            paper_id: papers.described(paper_id, sentence=False)
+            for paper_id, _at in starred
+            if papers is not None and paper_id in papers
+        }
     if args.json:
         rows = []
         for paper_id, at in starred:
-            paper = papers.get(paper_id)
-            info = describe(paper, sentence=False) if paper else None
+            info = described.get(paper_id)
             rows.append(
                 {
                     "id": paper_id,
@@ -113,55 +99,22 @@ def _starred(args: argparse.Namespace) -> int:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
     for paper_id, at in starred:
-        paper = papers.get(paper_id)
-        info = describe(paper, sentence=False) if paper else None
+        info = described.get(paper_id)
         venue = f"  ({info.venue_label})" if info and info.venue_label else ""
-        print(f"{paper_id}  {iso(at)}  {info.headline if info else NOT_LISTED}{venue}")
+        print(f"{paper_id}  {iso_time(at)}  {info.headline if info else NOT_LISTED}{venue}")
     return 0
 
 
 def _export(args: argparse.Namespace) -> int:
-    which: Which = args.which
-    try:
-        tag = None if args.tag is None else normalize_tag(args.tag)
-    except TagNameError as error:
-        raise CommandError(str(error)) from None
-    if args.format == "bibtex":
-        return _export_bibtex(args, which, tag)
     with cli_common.open_library(args) as library:
         open_state(library, writing=False)
-        records = select(library.records(), which, tag)
-        # A selection (--starred, --read, --tag) is a list to read, not a copy of the store to import.
-        saved = library.search_records() if which == "all" and tag is None else []
-        papers = {paper.id: paper for paper in library.read_listings().papers} if records else {}
-    described = {record.id: describe(papers[record.id]) for record in records if record.id in papers}
-    now = time.time()
-    if args.format == "json":
-        sys.stdout.write(to_json(records, described, now, saved))
-    elif args.format == "csv":
-        sys.stdout.write(to_csv(records, described))
-    else:
-        sys.stdout.write(to_markdown(records, described, which, now, tag))
-    return 0
-
-
-def _export_bibtex(args: argparse.Namespace, which: Which, tag: str | None) -> int:
-    """Every listed paper by default, or the ones starred, read or tagged now, in listing order.
-
-    Keys are made over all the listings' papers, so a paper's key is the same whatever is selected.
-    """
-    with cli_common.open_library(args) as library:
-        open_state(library, writing=False)
-        papers = library.read_listings(no_headline).papers
-        if which != "all" or tag is not None:
-            wanted = {record.id for record in select(library.records(), which, tag)}
-            chosen = [paper for paper in papers if paper.id in wanted]
-        else:
-            chosen = list(papers)
-    bibliography = to_bibtex(chosen, cite_keys(papers))
-    sys.stdout.write(bibliography.text)
-    if bibliography.skipped:
-        count = bibliography.skipped
+        try:
+            exported = library.exports.write(args.format, args.which, args.tag)
+        except TagNameError as error:
+            raise CommandError(str(error)) from None
+    sys.stdout.write(exported.text)
+    if exported.skipped:
+        count = exported.skipped
         papers_word = "paper" if count == 1 else "papers"
         cli_common.warn([f"skipped {count} {papers_word} without a title or authors (BibTeX needs both)"])
     return 0
@@ -181,21 +134,19 @@ def _read_import(path: Path) -> str:
 def _import(args: argparse.Namespace) -> int:
     path: Path = args.file
     try:
-        document = parse_document(_read_import(path))
+        document = Exports.parse(_read_import(path))
     except ImportFormatError as error:
         raise CommandError(f"{path}: {error}; nothing was imported") from None
     with cli_common.open_library(args) as library:
         open_state(library, writing=True)
         try:
-            applied = library.merge(document.papers, f"import {path.name}", document.saved)
+            merged = library.exports.merge(document, f"import {path.name}")
         except StateError as error:
             raise CommandError(str(error)) from None
-    count = len(document.papers)
-    summary = (
-        f"imported {path}: {count} {'paper' if count == 1 else 'papers'} read, {len(applied.changed)} changed"
-    )
-    if document.saved:
-        summary += f"; {len(document.saved)} saved searches read, {len(applied.searches)} changed"
+    count = merged.papers
+    summary = f"imported {path}: {count} {'paper' if count == 1 else 'papers'} read, {merged.changed} changed"
+    if merged.searches:
+        summary += f"; {merged.searches} saved searches read, {merged.searches_changed} changed"
     print(summary)
     return 0
 
@@ -235,11 +186,11 @@ def _import_arguments(parser: argparse.ArgumentParser) -> None:
 def register(subparsers: cli_common.Subparsers, common: argparse.ArgumentParser) -> None:
     """Add the state subcommands; each shares the global options through `common`."""
     add = functools.partial(cli_common.add_command, subparsers, common)
-    actions: list[tuple[str, str, Callable[[Library, list[str]], Applied]]] = [
-        ("star", "starred", Library.star),
-        ("unstar", "unstarred", Library.unstar),
-        ("read", "read", Library.mark_read),
-        ("unread", "unread", Library.mark_unread),
+    actions: list[tuple[str, str, Callable[[Marks, list[str]], Applied]]] = [
+        ("star", "starred", Marks.star),
+        ("unstar", "unstarred", Marks.unstar),
+        ("read", "read", Marks.mark_read),
+        ("unread", "unread", Marks.mark_unread),
     ]
     for name, verb, act in actions:
         add(

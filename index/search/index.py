@@ -1,17 +1,14 @@
-"""The search index: ranked ids, highlights, "did you mean" and similar papers over one index directory.
+"""The search index: what a query matches, hits with highlights, "did you mean" and papers like one.
 
-API (stable; bench/ and the reader code against it): `SearchIndex.open(index_dir)`, `.ensure_current(paths)`,
-`.update(catalog, progress=None) -> UpdateReport`, `.rebuild(catalog, progress=None) -> UpdateReport`,
-`.search(query, limit=None, highlight_top=20, marks=None) -> SearchResult`, `.spans(paper_id, query)`,
-`.similar(paper_id, limit=10) -> list[SimilarHit]`, `.load_view() -> Snapshot | None` (papers decoded on use),
-`.load_snapshot() -> Catalog | None` (everything decoded), `.close()`.
-Opening, freshness, building and updating are the job of the `IndexMaintenance` (maintenance.py) each
-SearchIndex owns; ranking is ranking.py's (fastrank.py scores whole posting lists per generation, with
-Whoosh's exact results; Whoosh's collector answers what it cannot reproduce), "did you mean" suggest.py's.
-Deviations from the first sketch: `SearchResult.ids` holds every match (capped by `limit`), `hits` details
-only the first `limit` (or `highlight_top`); "did you mean" asks `terms_within` (nearwords.py) per word, not
-`correct_query`, so it suggests words, not stems. One SearchIndex is meant for one thread at a time (the
-reader searches from one worker thread); another process may update the same directory meanwhile.
+`SearchIndex.open(index_dir)` opens a directory; `match(query)` gives every matching id with the query's mark
+filters left for the caller (the index holds no marks: `index.views` applies them), `hits(ids, ...)` the
+details of the ones shown, `suggest` a corrected query, `spans` where a query's terms stand in one paper,
+`similar` and `for_you` papers like others. Opening, freshness, building and updating are the job of the
+`IndexMaintenance` (maintenance.py) each SearchIndex owns; ranking is ranking.py's (fastrank.py scores whole
+posting lists per generation, with Whoosh's exact results; Whoosh's collector answers what it cannot
+reproduce), "did you mean" suggest.py's, which asks `terms_within` (nearwords.py) per word so that it
+suggests words, not stems. One SearchIndex is meant for one thread at a time (the reader searches from one
+worker thread); another process may update the same directory meanwhile.
 """
 
 from __future__ import annotations
@@ -22,7 +19,6 @@ from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from functools import lru_cache
-from itertools import compress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +28,15 @@ from index.search import build as whoosh_build
 from index.search import snapshot
 from index.search.highlight import WordTerms, snippet
 from index.search.maintenance import IndexMaintenance, IndexUnavailable
-from index.search.models import MarkFilter, MatchSpan, SearchHit, SearchResult, SimilarHit, UpdateReport
+from index.search.models import (
+    Highlight,
+    Matched,
+    MatchSpan,
+    SearchHit,
+    SearchResult,
+    SimilarHit,
+    UpdateReport,
+)
 from index.search.profile import ForYouHit, Profile
 from index.search.query import QUERY_HELP, ParsedQuery, QueryParsers
 from index.search.ranking import TIME_LIMIT, Ranked, Terms, rank
@@ -249,25 +253,19 @@ class SearchIndex:
             self._fast = (searcher, ranker)
         return self._fast[1]
 
-    def search(
-        self,
-        query: str,
-        limit: int | None = None,
-        highlight_top: int = 20,
-        *,
-        ranked: bool = True,
-        marks: MarkFilter | None = None,
-    ) -> SearchResult:
-        """Search; never raises on a bad query (it is searched as plain words and `notice` says so).
+    def match(self, query: str, limit: int | None = None, *, ranked: bool = True) -> Matched:
+        """Every paper `query` matches, best first, with what highlighting and filtering need; never raises on
+        a bad query (it is searched as plain words and `notice` says so).
+
+        The index holds no stars, tags or notes: the query's `is:`/`tag:`/`note:` words come back as
+        `filters` for whoever holds the marks to apply (`index.views`), so this never calls back up.
 
         Args:
-            query: what the user typed (see QUERY_HELP); empty lists every paper in listing order.
-            limit: at most this many ids (None: every match, which stays cheap: no highlighting past the top).
-            highlight_top: how many of the first hits get match spans and a snippet.
+            query: what the user typed (see QUERY_HELP); empty lists every paper in index order.
+            limit: the caller keeps at most this many; when the query has no mark filters that could drop
+                some, only the best `limit` are ranked (a heap), provided enough remain for "did you mean".
             ranked: False gives the matches in index order with no scores, for a caller that sorts them
-                its own way (cheaper: nothing is scored); `limit` then cuts that order, not the best.
-            marks: applies `is:starred` / `is:unread` / `is:read` (the index has no stars: the library
-                passes `index.views.marked(state)`); without it those filters are ignored, with a notice.
+                its own way (cheaper: nothing is scored).
         """
         self._maintenance.refresh()
         parsed = self._parse(query)
@@ -278,39 +276,62 @@ class SearchIndex:
             view = self.load_view()
             ids: tuple[str, ...] = tuple(view.ids) if view else ()
         else:
-            # Only the best `limit` (a heap), unless is: filters drop some or "did you mean" counts hits.
             top = limit if limit is not None and limit >= SUGGEST_BELOW and not parsed.filters else None
             ids, scores, terms, timed_out = self._ranked(parsed, top, ranked)
             if parsed.fallback and not ids:
-                assert self._parsers is not None
-                near = self._parsers.near_words(parsed.text, self._analyzer)
-                if near is not None:
-                    near_parsed = replace(parsed, text=f"\x00near:{parsed.text}", query=near)
-                    ids, scores, terms, timed_out = self._ranked(near_parsed, None, ranked)
-                    notices[0] = (parsed.notice or "").replace(
-                        "as plain words", "as plain words and near spellings"
-                    )
+                ids, scores, terms, timed_out = self._near_spellings(parsed, ranked, notices)
             if timed_out:
                 notices.append(f"search stopped after {TIME_LIMIT:g} s; results are incomplete")
-        if parsed.filters:
-            if marks is None:
-                notices.append("is: filters need your stars and read marks, which are not available here")
-            else:
-                keep = marks(ids, parsed.filters)
-                ids = tuple(compress(ids, keep))
-                scores = tuple(compress(scores, keep))
-        suggestion = self._suggest(query, parsed) if parsed.words and len(ids) < SUGGEST_BELOW else None
-        if limit is not None:
-            ids = ids[:limit]
-        shown = ids[: limit if limit is not None else highlight_top]
-        scored = scores + (0.0,) * (len(shown) - len(scores))
-        hits = tuple(
-            self._hit(paper_id, scored[number], terms if number < highlight_top else None)
-            for number, paper_id in enumerate(shown)
-        )
-        return SearchResult(query, ids, hits, "; ".join(notices) or None, suggestion)
+        return Matched(query, ids, scores, terms, parsed.filters, parsed.words, "; ".join(notices) or None)
 
-    def _hit(self, paper_id: str, score: float, terms: Terms | None) -> SearchHit:
+    def _near_spellings(self, parsed: ParsedQuery, ranked: bool, notices: list[str]) -> Ranked:
+        """A malformed query whose plain words found nothing: its words within two typos, as a last resort."""
+        assert self._parsers is not None
+        near = self._parsers.near_words(parsed.text, self._analyzer)
+        if near is None:
+            return Ranked((), (), {}, False)
+        near_parsed = replace(parsed, text=f"\x00near:{parsed.text}", query=near)
+        notices[0] = (parsed.notice or "").replace("as plain words", "as plain words and near spellings")
+        return self._ranked(near_parsed, None, ranked)
+
+    def hits(
+        self, ids: Sequence[str], scores: Sequence[float], highlight: Highlight | None
+    ) -> tuple[SearchHit, ...]:
+        """The papers `ids` as hits with their `scores` (0 past the end); with `highlight`, each with its
+        match spans and a snippet."""
+        self._maintenance.refresh()
+        scored = tuple(scores) + (0.0,) * (len(ids) - len(scores))
+        return tuple(self._hit(paper_id, scored[number], highlight) for number, paper_id in enumerate(ids))
+
+    def suggest(self, matched: Matched) -> str | None:
+        """ "Did you mean": `matched.query` with its misspelled-looking words corrected, or None."""
+        if not matched.words:
+            return None
+        self._maintenance.refresh()
+        return self._suggest(matched.query, matched.words)
+
+    def search(self, query: str, limit: int | None = None, highlight_top: int = 20) -> SearchResult:
+        """`match`, then hits for the first ones, for callers with no marks (benchmarks, tests): a query's
+        `is:` words are ignored, with a notice. `index.views` is what the library and the reader use.
+
+        Args:
+            limit: at most this many ids (None: every match).
+            highlight_top: how many of the first hits get match spans and a snippet.
+        """
+        matched = self.match(query, limit)
+        notice = matched.notice
+        if matched.filters:
+            lacking = "is: filters need your stars and read marks, which are not available here"
+            notice = f"{notice}; {lacking}" if notice else lacking
+        ids = matched.ids
+        suggestion = self.suggest(matched) if len(ids) < SUGGEST_BELOW else None
+        ids = ids if limit is None else ids[:limit]
+        shown = ids[: limit if limit is not None else highlight_top]
+        top = self.hits(shown[:highlight_top], matched.scores, matched.highlight)
+        rest = self.hits(shown[highlight_top:], matched.scores[highlight_top:], None)
+        return SearchResult(query, ids, top + rest, notice, suggestion)
+
+    def _hit(self, paper_id: str, score: float, terms: Highlight | None) -> SearchHit:
         paper = self._paper(paper_id)
         matches: tuple[MatchSpan, ...] = ()
         headline_matches: tuple[MatchSpan, ...] = ()
@@ -333,20 +354,17 @@ class SearchIndex:
             paper.title,
         )
 
-    def spans(self, paper_id: str, query: str) -> tuple[MatchSpan, ...]:
-        """Matched words of `query` in one paper's rendered abstract (the reader highlights one paper)."""
+    def spans(self, paper_id: str, highlight: Highlight) -> tuple[MatchSpan, ...]:
+        """Where the matched terms of a view (`Matched.highlight`) stand in one paper's rendered abstract: the
+        reader highlights the paper it shows without parsing the query again."""
         self._maintenance.refresh()
-        parsed = self._parse(query)
-        if parsed.query is None:
-            return ()
-        terms = self._ranked(parsed).terms
-        return self._words.spans(self.plain_abstract(paper_id), terms.get("abstract", frozenset()))
+        return self._words.spans(self.plain_abstract(paper_id), highlight.get("abstract", frozenset()))
 
-    def _suggest(self, typed: str, parsed: ParsedQuery) -> str | None:
+    def _suggest(self, typed: str, words: Sequence[str]) -> str | None:
         """`suggest.suggest` for this query, cached until the next commit."""
         if typed not in self._suggestions:
             near = self._near_words()
-            found = suggest(near.reader, self._words, typed, parsed.words, self._abstracts, near)
+            found = suggest(near.reader, self._words, typed, words, self._abstracts, near)
             self._suggestions[typed] = found
         return self._suggestions[typed]
 
@@ -379,8 +397,11 @@ class SearchIndex:
         hits = []
         for match, other_id in zip(found, self._ids_of([match.docnum for match in found]), strict=True):
             other = self._paper(other_id)
+            stems = tuple(self._words.term(word) or word for word in match.shared)
             hits.append(
-                SimilarHit(other.id, other.headline, match.score, other.venue, other.year, match.shared)
+                SimilarHit(
+                    other.id, other.headline, match.score, other.venue, other.year, match.shared, stems
+                )
             )
         return hits
 

@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
 
 from index.models import Source
 
-
-class MarkFilter(Protocol):
-    """Applies the `is:starred` / `is:read` / `is:unread` / `tag:` / `note:` filters a query carries.
-
-    The index parses them but holds no stars or read marks, so whoever does (`index.views.marked`) passes
-    this to `SearchIndex.search`, which calls it at the one point that keeps the top-N heap, the "did you
-    mean" check and the hits right: after matching, before counting and cutting.
-    """
-
-    def __call__(self, ids: Sequence[str], filters: Sequence[str]) -> Sequence[bool]:
-        """For each id, whether it passes every filter (`query.STATE_FILTERS` names, "tag:NAME", "note:WORDS",
-        the last two with "-" first for "without")."""
-        ...
+Highlight = Mapping[str, frozenset[str]]
+"""The index terms a query matched, per text field (`abstract`, `headline`): what highlighting marks in any
+paper of its answer, computed once per query."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +77,31 @@ class SearchResult:
 
 
 @dataclass(frozen=True, slots=True)
+class Matched:
+    """What a query matches before anyone's marks are applied (`SearchIndex.match`)."""
+
+    query: str
+    ids: tuple[str, ...]
+    """Every matching paper id, best first (index order when unranked or for an empty query)."""
+    scores: tuple[float, ...]
+    """The scores of the first ids (empty when unranked)."""
+    highlight: Highlight
+    filters: tuple[str, ...]
+    """The query's mark filters (`query.STATE_FILTERS` names, "tag:NAME", "note:WORDS", "foryou:NAME", "-"
+    first for "without"): the index holds no marks, so the caller applies them."""
+    words: tuple[str, ...]
+    """The query's plain words, for "did you mean"."""
+    notice: str | None = None
+    """One line when the query was not taken as written (malformed, unknown filter, timed out)."""
+
+
+@dataclass(frozen=True, slots=True)
 class SimilarHit(PaperHit):
     """A paper like another one, and the shared key terms that explain why."""
 
     shared_terms: tuple[str, ...]
+    shared_stems: tuple[str, ...] = ()
+    """The index term of each shared term, in the same order: what marks them in an abstract."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,8 +24,9 @@ KNOWN_FIELDS = frozenset(
 ).union(*FIELD_ALIASES.values())
 STATE_FILTERS = ("starred", "unread", "read", "foryou")
 TAG_FILTER, NOTE_FILTER, FOR_YOU_TAG_FILTER = "tag:", "note:", "foryou:"
-"""Tag and note filters reach `MarkFilter` as "tag:NAME" / "note:WORDS" ("-" first: without them);
-`foryou:NAME` reaches it as "foryou:NAME", which `index.views` turns into a for-you list seeded by the tag."""
+"""Tag and note filters come out of parsing as "tag:NAME" / "note:WORDS" ("-" first: without them), for
+whoever holds the marks (`Matched.filters`); `foryou:NAME` as "foryou:NAME", which `index.views` turns into
+a for-you list seeded by the tag."""
 FUZZY_PREFIX = 1
 
 QUERY_HELP = """\

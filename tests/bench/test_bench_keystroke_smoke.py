@@ -17,7 +17,7 @@ BENCH = REPO / "bench" / "bench_keystroke.py"
 def test_bench_keystroke_prints_every_figure_beside_fts5(tmp_path: Path) -> None:
     index_dir = tmp_path / "index"
     library = Library.open([SEEDS], index_dir=index_dir, data_dir=tmp_path / "data")
-    library.index.ensure_current([SEEDS])
+    library.update_index()
     library.close()
     options = ["--listings", str(SEEDS), "--index-dir", str(index_dir), "--reps", "1", "--whoosh-baseline"]
     result = subprocess.run(

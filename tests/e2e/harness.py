@@ -329,7 +329,7 @@ def _runner_venv(python: Path, target: Path) -> Path:
     (site_packages / "_papers_e2e.pth").write_text(f"import site; site.addsitedir({ours!r})\n")
     launcher = target / "bin" / "papers"
     launcher.write_text(
-        f"#!{target / 'bin' / 'python'}\nimport sys\nfrom tui.launch import main\nsys.exit(main())\n"
+        f"#!{target / 'bin' / 'python'}\nimport sys\nfrom index.cli.main import papers\nsys.exit(papers())\n"
     )
     launcher.chmod(0o755)
     return launcher

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from index.config import load_config
-from index.session_memory import SessionMemory
+from index.library.session import SessionMemory
 from index.state.store import StateStore
 from tests.conftest import SEEDS
 from tests.e2e import processes

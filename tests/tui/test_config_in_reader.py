@@ -24,7 +24,7 @@ async def test_keymap_from_config_remaps_star_and_names_unknown_ids(library: Lib
         paper_id = library.papers[0].id
         await pilot.press("f")
         await pilot.pause()
-        assert library.is_starred(paper_id)
+        assert paper_id in library.marks.starred
         messages = [notification.message for notification in app._notifications]
         assert any("no.such" in message for message in messages), messages
 

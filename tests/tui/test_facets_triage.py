@@ -81,7 +81,7 @@ async def open_facets(app: App[None], pilot: Pilot[Any]) -> tuple[BrowseScreen, 
 
 
 def titles(app_list: PaperList, library: Library) -> list[str]:
-    return [library.paper(paper_id).title or "" for paper_id in app_list.ids]
+    return [library.papers.paper(paper_id).title or "" for paper_id in app_list.ids]
 
 
 async def test_f_shows_counts_and_choosing_narrows_the_query(venues: Library) -> None:
@@ -104,7 +104,7 @@ async def test_f_shows_counts_and_choosing_narrows_the_query(venues: Library) ->
         await choose(pilot, panel, "ICML")
         assert screen.search_bar.input.value == "venue:ICML"
         assert len(screen.paper_list.ids) == 4
-        assert {venues.paper(paper_id).venue for paper_id in screen.paper_list.ids} == {"ICML"}
+        assert {venues.papers.paper(paper_id).venue for paper_id in screen.paper_list.ids} == {"ICML"}
         rows = panel_rows(panel)
         assert row("ICML", 4, active=True) in rows and "  any venue" in rows
         assert [r for r in rows if r.strip()[:4] in ("2024", "2023")] == [row("2024", 2), row("2023", 2)]
@@ -135,7 +135,7 @@ async def test_counts_follow_a_typed_query_and_esc_closes_the_panel(venues: Libr
         screen, panel = await open_facets(app, pilot)
         await pilot.press("slash", *"graph", "enter")
         await settle(pilot)
-        shown = {venues.paper(paper_id).venue for paper_id in screen.paper_list.ids}
+        shown = {venues.papers.paper(paper_id).venue for paper_id in screen.paper_list.ids}
         assert shown and len(screen.paper_list.ids) < 14
         assert panel.border_subtitle == f"{len(screen.paper_list.ids)} papers"
         listed_venues = {
@@ -176,15 +176,15 @@ async def test_triage_walks_the_list_from_the_selected_paper(venues: Library) ->
         await pilot.press("j", "T")
         await pilot.pause()
         assert triage_text(app, "progress").startswith("Triage  2 / 14")
-        assert triage_text(app, "title") == venues.title(ids[1])  # its LaTeX rendered
+        assert triage_text(app, "title") == venues.papers.title(ids[1])  # its LaTeX rendered
         assert "\\" not in triage_text(app, "title") and "{" not in triage_text(app, "title")
         assert "We study diffusion schedules" in triage_text(app, "abstract")  # the whole abstract
         assert "Grace Hopper" in triage_text(app, "meta")
 
         await pilot.press("s")  # star and on to the next
-        assert venues.is_starred(ids[1])
+        assert ids[1] in venues.marks.starred
         assert triage_text(app, "progress").startswith("Triage  3 / 14")
-        assert triage_text(app, "title") == venues.title(ids[2])  # its LaTeX rendered
+        assert triage_text(app, "title") == venues.papers.title(ids[2])  # its LaTeX rendered
         await pilot.press("x", "l", "space")  # skip, later, skip
         assert venues.organiser.tags(ids[3]) == ("later",)
         assert triage_text(app, "progress").startswith("Triage  6 / 14   1 ★ starred · 1 #later · 2 skipped")
@@ -194,14 +194,14 @@ async def test_triage_walks_the_list_from_the_selected_paper(venues: Library) ->
         await pilot.press("u")  # the later: back one more, and the tag comes off
         assert triage_text(app, "progress").startswith("Triage  4 / 14")
         assert venues.organiser.tags(ids[3]) == ()
-        assert triage_text(app, "title") == venues.title(ids[3])  # its LaTeX rendered
+        assert triage_text(app, "title") == venues.papers.title(ids[3])  # its LaTeX rendered
         await pilot.press("l", "q")
         await pilot.pause()
 
         assert app.screen is screen
         assert screen.paper_list.selected_id == ids[4]  # where triage stopped
-        assert venues.organiser.tags(ids[3]) == ("later",) and venues.is_starred(ids[1])
-        assert venues.read_ids() == frozenset()  # triage decides; it does not mark papers read
+        assert venues.organiser.tags(ids[3]) == ("later",) and (ids[1] in venues.marks.starred)
+        assert venues.marks.read == frozenset()  # triage decides; it does not mark papers read
         assert list_rows(app)[1].lstrip().startswith("★")  # the list shows the new star at once
 
 
@@ -219,7 +219,7 @@ async def test_triage_to_the_end_then_esc_and_undo_at_the_start(venues: Library)
         assert triage_text(app, "title") == "That was the last of the 14 papers."
         await pilot.press("s")  # nothing left: no change
         await pilot.press("u")
-        assert not venues.is_starred(ids[-1])
+        assert ids[-1] not in venues.marks.starred
         await pilot.press("question_mark")  # triage's own keys, as mapped now
         assert isinstance(app.screen, HelpScreen)
         assert [title for title, _rows in app.screen.sections] == ["Triage"]
@@ -289,7 +289,7 @@ async def test_keys_typed_ahead_reach_triage_and_the_panel(venues: Library) -> N
             app.post_message(key)
         await settle(pilot)
         assert isinstance(app.screen, TriageScreen)
-        assert venues.starred_ids() == {ids[0]} and venues.organiser.tags(ids[1]) == ("later",)
+        assert venues.marks.starred == {ids[0]} and venues.organiser.tags(ids[1]) == ("later",)
         await pilot.press("q")
         await pilot.pause()
         for key in [events.Key("slash", "/"), *(events.Key(char, char) for char in "fT")]:

@@ -19,7 +19,7 @@ async def test_first_screen_lists_every_paper_and_counts(library: Library) -> No
         await settle(pilot)
         screen = browse(app)
         assert list(screen.paper_list.ids) == [paper.id for paper in library.papers]
-        papers, unread, starred = library.counts()
+        papers, unread, starred = library.marks.counts()
         assert status_text(app).startswith(f"{papers} papers · {unread} unread · {starred} starred")
         assert isinstance(app.focused, PaperList)
         first = library.papers[0]
@@ -58,12 +58,12 @@ async def test_enter_and_l_open_the_paper_and_h_backspace_tab_go_back(library: L
         first, second = library.papers[0].id, library.papers[1].id
         await pilot.press("enter")
         assert isinstance(app.focused, PaperDetail)
-        assert not library.is_read(first), "opening is not reading (the dwell time or r decides)"
+        assert first not in library.marks.read, "opening is not reading (the dwell time or r decides)"
         await pilot.press("h")
         assert isinstance(app.focused, PaperList)
         await pilot.press("j", "l")
         assert isinstance(app.focused, PaperDetail)
-        assert not library.is_read(second)
+        assert second not in library.marks.read
         await pilot.press("backspace")
         assert isinstance(app.focused, PaperList)
         await pilot.press("tab")
@@ -90,18 +90,18 @@ async def test_star_read_toggles_and_undo(library: Library) -> None:
         await settle(pilot)
         paper_id = library.papers[0].id
         await pilot.press("s")
-        assert library.is_starred(paper_id)
+        assert paper_id in library.marks.starred
         assert "★ starred" in detail_text(app)
         assert browse(app).paper_list.render_line(0).text.startswith("★")
         assert " 1 starred" in status_text(app)
         await pilot.press("r")
-        assert library.is_read(paper_id)
+        assert paper_id in library.marks.read
         await pilot.press("r")
-        assert not library.is_read(paper_id)
+        assert paper_id not in library.marks.read
         await pilot.press("u")  # undoes the last toggle (unread -> read again)
-        assert library.is_read(paper_id)
+        assert paper_id in library.marks.read
         await pilot.press("u", "u")
-        assert not library.is_starred(paper_id)
+        assert paper_id not in library.marks.starred
 
 
 async def test_mark_all_shown_read_asks_first(library: Library) -> None:
@@ -111,24 +111,24 @@ async def test_mark_all_shown_read_asks_first(library: Library) -> None:
         await pilot.press("R")
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("n")
-        assert library.counts()[1] == len(library.papers)
+        assert library.marks.counts()[1] == len(library.papers)
         await pilot.press("R")
         await pilot.press("escape")
-        assert library.counts()[1] == len(library.papers)
+        assert library.marks.counts()[1] == len(library.papers)
         await pilot.press("R", "y")
         await pilot.pause()
-        assert library.counts()[1] == 0
+        assert library.marks.counts()[1] == 0
         await pilot.press("u")
-        assert library.counts()[1] == len(library.papers), "one undo step restores the whole batch"
+        assert library.marks.counts()[1] == len(library.papers), "one undo step restores the whole batch"
         await pilot.press("R", "enter")
         await pilot.pause()
-        assert library.counts()[1] == 0
+        assert library.marks.counts()[1] == 0
 
 
 async def test_next_and_previous_unread(library: Library) -> None:
     app = reader(library)
     ids = [paper.id for paper in library.papers]
-    library.mark_read(ids[1:4])
+    library.marks.mark_read(ids[1:4])
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         paper_list = browse(app).paper_list
@@ -141,8 +141,8 @@ async def test_next_and_previous_unread(library: Library) -> None:
 async def test_filters_all_unread_starred(library: Library) -> None:
     app = reader(library)
     ids = [paper.id for paper in library.papers]
-    library.mark_read(ids[:5])
-    library.toggle_star(ids[7])
+    library.marks.mark_read(ids[:5])
+    library.marks.toggle_star(ids[7])
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         paper_list = browse(app).paper_list
@@ -161,8 +161,8 @@ async def test_filters_all_unread_starred(library: Library) -> None:
 async def test_sort_cycle_reaches_recently_starred(library: Library) -> None:
     app = reader(library)
     ids = [paper.id for paper in library.papers]
-    library.toggle_star(ids[10])
-    library.toggle_star(ids[3])  # starred last, so it comes first
+    library.marks.toggle_star(ids[10])
+    library.marks.toggle_star(ids[3])  # starred last, so it comes first
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         paper_list = browse(app).paper_list
@@ -176,11 +176,11 @@ async def test_sort_cycle_reaches_recently_starred(library: Library) -> None:
         assert list(paper_list.ids) == ids
         await pilot.press("slash", *"learning", "enter")
         await settle(pilot)
-        assert list(paper_list.ids) == list(library.search("learning", order="listing").ids)
+        assert list(paper_list.ids) == list(library.view("learning", order="listing").ids)
         await pilot.press("o")
         await settle(pilot)
         assert "sorted by" not in status_text(app)
-        assert list(paper_list.ids) == list(library.search("learning").ids)
+        assert list(paper_list.ids) == list(library.view("learning").ids)
 
 
 async def test_more_like_this_and_back(library: Library) -> None:
@@ -190,7 +190,7 @@ async def test_more_like_this_and_back(library: Library) -> None:
         paper_list = browse(app).paper_list
         source = library.papers[2].id
         await pilot.press("j", "j", "m")
-        similar = [hit.id for hit in library.similar(source)]
+        similar = [hit.id for hit in library.discovery.similar(source)]
         assert similar, "the seeds have papers sharing terms"
         assert list(paper_list.ids) == [source, *[i for i in similar if i != source]]
         assert 'like "' in status_text(app)
@@ -206,7 +206,7 @@ async def test_y_copies_the_paper(library: Library) -> None:
         await pilot.press("y")
         paper = library.papers[0]
         assert paper.id in app.clipboard
-        assert library.rendered(paper.id).text in app.clipboard
+        assert library.papers.rendered(paper.id).text in app.clipboard
 
 
 async def test_help_screen_lists_keys_and_query_syntax(library: Library) -> None:
@@ -234,7 +234,7 @@ async def test_command_palette_runs_our_commands(library: Library) -> None:
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        assert library.is_starred(library.papers[0].id)
+        assert library.papers[0].id in library.marks.starred
 
 
 async def test_q_quits(library: Library) -> None:

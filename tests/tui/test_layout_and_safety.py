@@ -66,7 +66,7 @@ async def test_query_filter_selection_and_marks_survive_a_restart(seed_index: Pa
             selected = browse(app).paper_list.selected_id
             await pilot.press("q")
     with seeds_library(seed_index, data_dir) as second:
-        assert second.is_starred(selected)
+        assert selected in second.marks.starred
         app = reader(second)
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
@@ -85,7 +85,7 @@ async def test_dwelling_on_a_paper_marks_it_read_but_scrolling_past_does_not(lib
         await settle(pilot)
         await pilot.press("j", "j", "j")
         ids = [paper.id for paper in library.papers]
-        assert not any(library.is_read(paper_id) for paper_id in ids[1:4])
+        assert not any((paper_id in library.marks.read) for paper_id in ids[1:4])
         await pilot.pause(2.5)
-        assert library.is_read(ids[3])
-        assert not any(library.is_read(paper_id) for paper_id in ids[1:3])
+        assert ids[3] in library.marks.read
+        assert not any((paper_id in library.marks.read) for paper_id in ids[1:3])

@@ -80,7 +80,7 @@ async def test_stacked_at_80x24_the_header_leaves_the_abstract_most_of_the_pane(
         detail = browse(app).detail
         body = detail.query_one("#detail-body", Static)
         shown = [body.render_line(y).text.strip() for y in range(detail.size.height)]
-        start = library.rendered(library.papers[0].id).text[:30]
+        start = library.papers.rendered(library.papers[0].id).text[:30]
         first = next(row for row, line in enumerate(shown) if line.startswith(start))
         assert first <= 3, shown  # the title (at most two rows) and one row of facts
         assert detail.size.height - first >= 5, shown

@@ -186,7 +186,7 @@ async def test_a_chosen_saved_search_brings_its_own_filter_not_the_one_shown(lib
     """A saved search keeps its filter as `is:` words: choosing it while `3` (starred) is on must not leave
     only the starred papers of it."""
     library.organiser.save_search("diff", "diffusion")
-    library.toggle_star(library.papers[0].id)
+    library.marks.toggle_star(library.papers[0].id)
     expected = list(library.view("diffusion").ids)
     app = reader(library)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -220,12 +220,12 @@ async def test_saving_with_a_filter_keeps_it_as_an_is_word(library: Library) -> 
 
 async def test_4_lists_papers_for_you_with_why(library: Library) -> None:
     seeds = [paper.id for paper in library.papers[:3]]
-    library.star(seeds)
+    library.marks.star(seeds)
     expected = [hit.id for hit in library.discovery.for_you(200)]
     app = reader(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert list(browse(app).organising.for_you) == expected  # warmed at start, before any key
+        assert library.discovery.warmed_for == frozenset(seeds)  # warmed at start, before any key
         await pilot.press("4")
         await settle(pilot)
         screen = browse(app)
@@ -235,7 +235,7 @@ async def test_4_lists_papers_for_you_with_why(library: Library) -> None:
         text = detail_text(app)
         hit = library.discovery.for_you(1)[0]
         assert text.startswith("For you · shares ")
-        assert library.paper(hit.nearest_id).headline[:40] in text.split("\n\n")[0]
+        assert library.papers.paper(hit.nearest_id).headline[:40] in text.split("\n\n")[0]
         await pilot.press("1")
         await settle(pilot)
         assert not detail_text(app).startswith("For you")
@@ -246,7 +246,7 @@ async def test_foryou_tag_lists_papers_like_the_tagged_ones_with_why_then_4_goes
 ) -> None:
     tagged = [paper.id for paper in library.papers[10:13]]
     library.organiser.tag(tagged, ["later"])
-    library.star([paper.id for paper in library.papers[:3]])
+    library.marks.star([paper.id for paper in library.papers[:3]])
     expected = [hit.id for hit in library.discovery.for_you(200, tag="later")]
     by_stars = [hit.id for hit in library.discovery.for_you(200)]
     assert expected and expected != by_stars
@@ -260,7 +260,7 @@ async def test_foryou_tag_lists_papers_like_the_tagged_ones_with_why_then_4_goes
         why = detail_text(app).split("\n\n")[0]
         assert why.startswith("Like your papers tagged later · shares ")
         nearest = library.discovery.for_you(1, tag="later")[0].nearest_id
-        assert nearest in tagged and library.paper(nearest).headline[:30] in why
+        assert nearest in tagged and library.papers.paper(nearest).headline[:30] in why
         await pilot.press("escape", "4")  # clear the query, then for you by the stars
         await settle(pilot)
         await settle(pilot)
@@ -271,14 +271,14 @@ async def test_foryou_tag_lists_papers_like_the_tagged_ones_with_why_then_4_goes
 async def test_for_you_warms_once_a_building_index_is_ready(tmp_path: Path) -> None:
     library = Library.open([SEEDS], index_dir=tmp_path / "index", data_dir=tmp_path / "data")
     try:
-        library.star([paper.id for paper in library.papers[:3]])
+        library.marks.star([paper.id for paper in library.papers[:3]])
         assert not library.index_ready
         app = reader(library)
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
             await settle(pilot)
             assert library.index_ready
-            assert list(browse(app).organising.for_you) == [hit.id for hit in library.discovery.for_you(200)]
+            assert library.discovery.warmed_for == library.marks.starred
             await pilot.press("4")
             await settle(pilot)
             assert detail_text(app).startswith("For you · shares ")

@@ -32,22 +32,22 @@ async def test_opening_a_search_hit_is_not_reading_it_until_it_has_been_open_for
         top = browse(app).paper_list.selected_id
         assert top is not None
         await pilot.pause(2.5)
-        assert not library.is_read(top), "results shown while the query is typed are not being read"
-        unread = library.counts()[1]  # paper one may have been dwelt on before "/" on a slow machine
+        assert top not in library.marks.read, "results shown while the query is typed are not being read"
+        unread = library.marks.counts()[1]  # paper one may have been dwelt on before "/" on a slow machine
         await pilot.press("enter", "enter")  # to the list, then open the top hit
         assert isinstance(app.focused, PaperDetail)
-        assert not library.is_read(top), "opening is not reading"
+        assert top not in library.marks.read, "opening is not reading"
         assert f"{unread} unread" in status_text(app)
         assert "marked read" not in status_text(app)
         await pilot.pause(2.5)
-        assert library.is_read(top), "open for the dwell time: read"
+        assert top in library.marks.read, "open for the dwell time: read"
         status = status_text(app)
         assert f"{unread - 1} unread" in status and "marked read" in status, status
         assert not any("read" in n.message.lower() for n in app._notifications), "no toast over the text"
         await pilot.pause(3.5)
         assert "marked read" not in status_text(app), "the status line says it briefly"
         await pilot.press("u")
-        assert not library.is_read(top), "u undoes a mark made by dwelling"
+        assert top not in library.marks.read, "u undoes a mark made by dwelling"
         assert f"{unread} unread" in status_text(app)
 
 
@@ -57,9 +57,9 @@ async def test_r_marks_read_at_once_whatever_the_dwell(library: Library) -> None
         await settle(pilot)
         first = library.papers[0].id
         await pilot.press("l")
-        assert not library.is_read(first)
+        assert first not in library.marks.read
         await pilot.press("r")
-        assert library.is_read(first)
+        assert first in library.marks.read
 
 
 # ---- 2. more like this -------------------------------------------------------------------------------------
@@ -88,12 +88,12 @@ async def test_more_like_this_pins_the_reference_counts_its_hits_and_says_why(li
         screen = browse(app)
         paper_list = screen.paper_list
         # The paper with the longest headline, so the label has to be cut to fit.
-        source = max(paper_list.ids, key=lambda paper_id: len(library.paper(paper_id).headline))
+        source = max(paper_list.ids, key=lambda paper_id: len(library.papers.paper(paper_id).headline))
         paper_list.select(source)
         await pilot.pause()
         await pilot.press("m")
         await pilot.pause()
-        hits = [hit for hit in library.similar(source) if hit.id != source]
+        hits = [hit for hit in library.discovery.similar(source) if hit.id != source]
         assert hits, "the seeds have papers sharing terms"
         assert list(paper_list.ids) == [source, *(hit.id for hit in hits)]
         assert paper_list.selected_id == source
@@ -105,7 +105,7 @@ async def test_more_like_this_pins_the_reference_counts_its_hits_and_says_why(li
         status = status_text(app)
         assert f'" · {len(hits)} · Esc returns' in status, status
         assert '"learning"' not in status and "→" not in status, "not the previous query's wording or count"
-        headline = library.paper(source).headline
+        headline = library.papers.paper(source).headline
         _assert_whole_words(_label_headline(status), headline)
         assert cell_len(status) <= screen.query_one(StatusLine).content_region.width, "nothing cut at the end"
 
@@ -126,7 +126,7 @@ async def test_more_like_this_pins_the_reference_counts_its_hits_and_says_why(li
         assert cell_len(status) <= screen.query_one(StatusLine).content_region.width
 
         await pilot.press("escape")
-        assert list(paper_list.ids) == list(library.search("learning").ids)
+        assert list(paper_list.ids) == list(library.view("learning").ids)
         assert paper_list.selected_id == source
         assert '"learning"' in status_text(app) and "like" not in status_text(app)
         assert REFERENCE_PREFIX.strip() not in list_rows(app)[paper_list.cursor - paper_list.scroll_offset.y]
@@ -184,7 +184,7 @@ async def test_a_query_restored_from_the_last_session_says_so_until_it_changes(
         app = reader(second)
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
-            count = len(second.search("diffusion").ids)
+            count = len(second.view("diffusion").ids)
             assert f'restored: "diffusion" → {count}' in status_text(app)
             await search_for(pilot, "graph")  # "/" selects the kept query: typing replaces it
             assert '"graph"' in status_text(app)

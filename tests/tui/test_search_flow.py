@@ -23,11 +23,11 @@ async def test_typing_searches_and_enter_returns_to_the_list(library: Library) -
         assert isinstance(app.focused, Input)
         await pilot.press(*"diffusion")
         await settle(pilot)
-        expected = list(library.search("diffusion").ids)
+        expected = list(library.view("diffusion").ids)
         assert 0 < len(expected) < len(library.papers)
         assert list(browse(app).paper_list.ids) == expected
         assert f'"diffusion" → {len(expected)}' in status_text(app)
-        assert not library.is_starred(expected[0]), "typing `s` in the bar must not star anything"
+        assert expected[0] not in library.marks.starred, "typing `s` in the bar must not star anything"
         await pilot.press("enter")
         assert isinstance(app.focused, PaperList)
 
@@ -39,12 +39,12 @@ async def test_matches_are_highlighted_in_the_detail(library: Library) -> None:
         await search_for(pilot, "diffusion")
         paper_id = browse(app).paper_list.selected_id
         assert paper_id is not None
-        matches = library.matches(paper_id, "diffusion")
+        matches = library.papers.page(paper_id, library.view("diffusion").highlight).matches
         assert matches
         body = browse(app).query_one("#detail-body").content  # type: ignore[attr-defined]
         styled = {(span.start, span.end) for span in body.spans if "reverse" in str(span.style)}
-        offset = body.plain.index(library.rendered(paper_id).text)
-        assert {(offset + start, offset + end) for start, end in matches} <= styled
+        offset = body.plain.index(library.papers.rendered(paper_id).text)
+        assert {(offset + match.start, offset + match.end) for match in matches} <= styled
 
 
 async def test_escape_clears_the_query_and_other_keys_also_leave(library: Library) -> None:
@@ -68,7 +68,7 @@ async def test_escape_clears_the_query_and_other_keys_also_leave(library: Librar
 
 async def test_state_filters_in_the_query_language(library: Library) -> None:
     starred = library.papers[5].id
-    library.toggle_star(starred)
+    library.marks.toggle_star(starred)
     app = reader(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -89,7 +89,7 @@ async def test_zero_results_say_what_was_searched_and_how_to_widen(library: Libr
 
 async def test_malformed_query_shows_its_notice(library: Library) -> None:
     query = 'title:"unclosed'
-    result = library.search(query)
+    result = library.view(query)
     assert result.notice, "an unbalanced quote is reported"
     app = reader(library)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -102,7 +102,7 @@ async def test_malformed_query_shows_its_notice(library: Library) -> None:
 
 async def test_did_you_mean_is_shown_and_accepted_with_ctrl_y(library: Library) -> None:
     query = "difusion"
-    suggestion = library.search(query).suggestion
+    suggestion = library.view(query).suggestion
     assert suggestion, "the search module suggests a spelling for a near miss"
     app = reader(library)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -113,7 +113,7 @@ async def test_did_you_mean_is_shown_and_accepted_with_ctrl_y(library: Library) 
         await pilot.press("ctrl+y")
         await settle(pilot)
         assert browse(app).search_bar.value == suggestion
-        assert list(browse(app).paper_list.ids) == list(library.search(suggestion).ids)
+        assert list(browse(app).paper_list.ids) == list(library.view(suggestion).ids)
 
 
 async def test_search_waits_for_a_building_index_then_works(tmp_path: Path) -> None:
@@ -127,7 +127,7 @@ async def test_search_waits_for_a_building_index_then_works(tmp_path: Path) -> N
             await pilot.press("slash", *"diffusion")
             await settle(pilot)
             assert library.index_ready
-            assert list(browse(app).paper_list.ids) == list(library.search("diffusion").ids)
+            assert list(browse(app).paper_list.ids) == list(library.view("diffusion").ids)
             assert "indexing" not in status_text(app)
     finally:
         library.close()
@@ -149,7 +149,7 @@ async def test_a_ready_index_is_warmed_at_start_and_a_building_one_is_not(
         assert warmed == [True]
         await pilot.press("slash", *"diffusion")
         await settle(pilot)
-        assert list(browse(app).paper_list.ids) == list(library.search("diffusion").ids)
+        assert list(browse(app).paper_list.ids) == list(library.view("diffusion").ids)
     building = Library.open([SEEDS], index_dir=tmp_path / "index", data_dir=tmp_path / "data")
     try:
         async with reader(building).run_test(size=(80, 24)) as pilot:
@@ -172,6 +172,6 @@ async def test_the_papers_command_freezes_what_is_alive_once_search_is_warm(libr
             assert gc.get_freeze_count() > 0
             await pilot.press("slash", *"diffusion")
             await settle(pilot)
-            assert list(browse(pilot.app).paper_list.ids) == list(library.search("diffusion").ids)
+            assert list(browse(pilot.app).paper_list.ids) == list(library.view("diffusion").ids)
     finally:
         gc.unfreeze()

@@ -36,8 +36,8 @@ def test_main_screen_80x24(library: Library, snap_compare: SnapCompare) -> None:
 def test_main_screen_120x40(
     library: Library, snap_compare: SnapCompare, request: pytest.FixtureRequest
 ) -> None:
-    library.toggle_star(library.papers[1].id)
-    library.mark_read([library.papers[2].id])
+    library.marks.toggle_star(library.papers[1].id)
+    library.marks.mark_read([library.papers[2].id])
     if request.config.option.update_snapshots:
         # syrupy writes snapshots when the session ends; config clean-ups run after that, in this process.
         request.config.add_cleanup(lambda: shutil.copyfile(MAIN_120x40, SCREENSHOT))

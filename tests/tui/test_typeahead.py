@@ -37,7 +37,7 @@ async def test_slash_query_enter_star_typed_as_one_burst(library: Library) -> No
         assert screen.outcome.query == "diffusion"
         top = screen.outcome.ids[0]
         assert top != library.papers[0].id, "the seeds' first paper should not be the top diffusion hit"
-        assert library.starred_ids() == {top}
+        assert library.marks.starred == {top}
         assert screen.paper_list.has_focus
 
 
@@ -60,7 +60,7 @@ async def test_escape_in_the_search_clears_it_and_the_next_key_acts_on_the_list(
         await settle(pilot)
         screen = browse(app)
         assert screen.search_bar.value == ""
-        assert library.starred_ids() == {screen.paper_list.selected_id}
+        assert library.marks.starred == {screen.paper_list.selected_id}
 
 
 async def test_a_key_after_quiet_searches_at_once_and_a_burst_searches_at_its_end(library: Library) -> None:
@@ -116,7 +116,7 @@ async def test_a_letter_searched_on_the_way_lands_between_the_leave_and_its_rece
         screen = browse(app)
         assert screen.search_bar.value == "diffusion"
         assert screen.outcome.query == "diffusion"
-        assert library.starred_ids() == {screen.outcome.ids[0]}
+        assert library.marks.starred == {screen.outcome.ids[0]}
 
 
 @pytest.mark.parametrize(
@@ -149,4 +149,4 @@ async def test_keys_held_for_a_query_wait_for_it_not_for_a_letter_searched_on_th
         await settle(pilot)
         screen = browse(app)
         assert screen.search_bar.value == "diffusion"
-        assert library.starred_ids() == {screen.outcome.ids[0]}
+        assert library.marks.starred == {screen.outcome.ids[0]}

@@ -18,7 +18,7 @@ Row = tuple[str, str, str, tuple[str, ...], str, int]
 
 @dataclass
 class FakeState:
-    """Stars and read marks as plain sets: the `StateLookup` protocol `index.views.marked` takes."""
+    """Stars and read marks as plain sets: the `StateLookup` protocol `index.views.keep` takes."""
 
     starred: set[str] = field(default_factory=set)
     read: set[str] = field(default_factory=set)

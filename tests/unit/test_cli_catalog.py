@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from pathlib import Path
@@ -11,7 +10,8 @@ from typing import Any
 import pytest
 
 from index.config import Config
-from index.library import Library
+from index.library import Library, Papers
+from index.listings.catalog import load_catalog
 from index.listings.identity import paper_id
 from tests.conftest import CORPUS, DATA, SEEDS, run_papers
 
@@ -277,7 +277,7 @@ def test_a_current_index_gives_list_stats_and_show_exactly_as_parsing(
     ]
     monkeypatch.chdir(SEEDS.parent)  # run_papers runs in the repository too: the same relative paths
     library = Library([Path(path) for path in now], Path(index_dir), tmp_path / "data", config=Config())
-    assert library.indexed_listings() is not None, "the index should be used"
+    assert library.papers.from_index, "the index should be used"
     library.close()
     some_id = json.loads(run_papers("list", "--json", "--listings", *now).stdout)[0]["id"]
     for command in (
@@ -299,13 +299,16 @@ def test_a_current_index_gives_list_stats_and_show_exactly_as_parsing(
 def test_listings_come_from_the_index_only_while_it_is_current(tmp_path: Path) -> None:
     listing = tmp_path / "mine.txt"
     listing.write_text("Mine 2026 Papers\n\nA first abstract about graphs.\n\nA second one on diffusion.\n")
-    library = Library([listing], tmp_path / "index", tmp_path / "data", config=Config())
-    assert library.indexed_listings() is None  # no index yet
-    library.update_index()
-    indexed = library.indexed_listings()
-    assert indexed is not None
-    view, notices = indexed
-    assert dataclasses.replace(view.catalog(), notices=notices) == library.read_listings()
+
+    def papers() -> Papers:
+        with Library([listing], tmp_path / "index", tmp_path / "data", config=Config()) as library:
+            return library.papers
+
+    assert not papers().from_index  # no index yet
+    with Library([listing], tmp_path / "index", tmp_path / "data", config=Config()) as library:
+        library.update_index()
+    indexed = papers()
+    assert indexed.from_index
+    assert indexed.catalog() == load_catalog([listing])
     listing.write_text(listing.read_text() + "\nA third, added since.\n")
-    assert library.indexed_listings() is None  # stale: the caller parses
-    library.close()
+    assert not papers().from_index  # stale: the listings are parsed

@@ -17,9 +17,12 @@ def test_the_core_cli_without_a_subcommand_prints_help_instead_of_importing_the_
     assert result.stdout.startswith("usage: papers")
 
 
-def test_the_papers_command_is_the_reader_launcher() -> None:
+def test_the_papers_command_is_the_core_cli_opening_the_declared_reader() -> None:
+    """The core finds the reader through packaging metadata: it never imports the UI, nor the UI the CLI."""
     (script,) = [ep for ep in entry_points(group="console_scripts") if ep.name == "papers"]
-    assert script.value == "tui.launch:main"
+    assert script.value == "index.cli.main:papers"
+    (reader,) = entry_points(group="papers.reader")
+    assert reader.value == "tui.launch:run_reader"
 
 
 def test_python_m_tui_runs_the_same_command_line() -> None:
@@ -47,7 +50,7 @@ def test_listings_before_the_subcommand_does_not_swallow_it() -> None:
 READER_FRAME_RATE = """
 import sys
 import types
-from tui import launch
+from index.cli.main import papers
 
 class Recorder:
     return_code = 0
@@ -58,7 +61,7 @@ class Recorder:
 fake = types.ModuleType("tui.app")  # the real one would import Textual before the launcher sets it up
 fake.make_app = lambda library, **options: Recorder()
 sys.modules["tui.app"] = fake
-sys.exit(launch.main(sys.argv[1:]))
+sys.exit(papers(sys.argv[1:]))
 """
 
 

@@ -22,7 +22,7 @@ def library(tmp_path: Path) -> Iterator[Library]:
 
 def test_foryou_filter_waits_for_the_index_then_lists_for_you_in_its_order(library: Library) -> None:
     assert "foryou" in FILTERS
-    library.star([paper.id for paper in library.papers[:3]])
+    library.marks.star([paper.id for paper in library.papers[:3]])
     waiting = library.view("", "foryou")
     assert waiting.waiting and waiting.filter == "foryou"
 
@@ -31,10 +31,10 @@ def test_foryou_filter_waits_for_the_index_then_lists_for_you_in_its_order(libra
     assert ranked
     assert list(library.view("", "foryou").ids) == ranked
     assert library.view("", "foryou").ids == library.view("is:foryou").ids
-    position = {paper_id: number for number, paper_id in enumerate(library.ids)}
+    position = {paper_id: number for number, paper_id in enumerate(library.papers.ids)}
     assert list(library.view("", "foryou", "listing").ids) == sorted(ranked, key=position.__getitem__)
     worded = library.view("model", "foryou").ids
-    assert set(worded) <= set(ranked) and set(worded) <= set(library.search("model").ids)
+    assert set(worded) <= set(ranked) and set(worded) <= set(library.view("model").ids)
 
 
 def test_foryou_filter_without_stars_says_what_to_do(library: Library) -> None:
@@ -50,7 +50,7 @@ def test_retag_adds_and_removes_as_one_undo_step(library: Library) -> None:
     organiser.tag([paper], ["old", "keep"])
     organiser.retag(paper, ["New", "both"], ["old", "both"])
     assert organiser.tags(paper) == ("both", "keep", "new")  # a name in both is added
-    undone = library.undo()
+    undone = library.marks.undo()
     assert undone is not None and set(undone) == {paper}
     assert organiser.tags(paper) == ("keep", "old")
 

@@ -30,7 +30,7 @@ def library(index_dir: Path, tmp_path: Path) -> Iterator[Library]:
 
 
 def test_tags_through_the_library(library: Library) -> None:
-    first, second, third = library.ids[:3]
+    first, second, third = library.papers.ids[:3]
     library.organiser.tag([first, second], ["Later"])
     library.organiser.tag([first], ["theory"])
     assert library.organiser.tags(first) == ("later", "theory")
@@ -40,7 +40,7 @@ def test_tags_through_the_library(library: Library) -> None:
     assert list(library.view("tag:later").ids) == [first, second]
     library.organiser.untag([first, second], ["later"])
     assert library.organiser.all_tags() == {"theory": 1}
-    assert library.undo() == [first, second]
+    assert library.marks.undo() == [first, second]
     assert library.organiser.all_tags() == {"later": 2, "theory": 1}
     with pytest.raises(TagNameError):
         library.organiser.tag([third], ["two words"])
@@ -48,32 +48,32 @@ def test_tags_through_the_library(library: Library) -> None:
 
 
 def test_notes_through_the_library(library: Library) -> None:
-    paper = library.ids[5]
+    paper = library.papers.ids[5]
     assert library.organiser.note(paper) == ""
     library.organiser.set_note(paper, "Ablation in table 4 is the interesting part.")
     assert library.organiser.note(paper) == "Ablation in table 4 is the interesting part."
     assert library.organiser.noted_ids() == {paper}
     assert list(library.view("note:ablation").ids) == [paper]
     assert list(library.view("note:ablation", "unread").ids) == [paper]
-    library.mark_read([paper])
+    library.marks.mark_read([paper])
     assert list(library.view("note:ablation is:unread").ids) == []
-    library.undo()
-    library.undo()
+    library.marks.undo()
+    library.marks.undo()
     assert library.organiser.note(paper) == "" and library.organiser.noted_ids() == frozenset()
     with pytest.raises(NoteError):
         library.organiser.set_note(paper, "x" * 100_000)
 
 
 def test_saved_searches_and_their_unread_counts(library: Library) -> None:
-    total = len(library.ids)
+    total = len(library.papers.ids)
     assert library.organiser.saved_searches() == []
     assert library.organiser.save_search("everything", "")
     assert library.organiser.save_search("later", "tag:later")
     assert library.organiser.saved_searches() == [("everything", ""), ("later", "tag:later")]
     assert library.organiser.unread_count("") == total
     assert library.organiser.unread_count("tag:later") == 0
-    library.organiser.tag(library.ids[:3], ["later"])
-    library.mark_read(library.ids[:1])
+    library.organiser.tag(library.papers.ids[:3], ["later"])
+    library.marks.mark_read(library.papers.ids[:1])
     assert library.organiser.unread_count("tag:later") == 2
     assert library.organiser.unread_count("") == total - 1
     assert library.organiser.delete_search("later") and not library.organiser.delete_search("later")

@@ -10,7 +10,7 @@ import pytest
 from index.render.abstract import to_plain
 from index.search.index import SearchIndex, UnknownPaper
 from index.search.query import QUERY_HELP
-from index.views import marked
+from index.views import keep
 from tests.unit.search_fixtures import PAPERS, FakeState, make_catalog
 
 
@@ -23,8 +23,12 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
     opened.close()
 
 
-def ids(index: SearchIndex, query: str, **kwargs: object) -> list[str]:
-    return list(index.search(query, **kwargs).ids)  # type: ignore[arg-type]
+def ids(index: SearchIndex, query: str, marks: FakeState | None = None) -> list[str]:
+    """What the query finds; with `marks`, after its `is:` filters over them (as `index.views` does)."""
+    if marks is None:
+        return list(index.search(query).ids)
+    matched = index.match(query)
+    return list(keep(marks, matched.ids, matched.filters))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -116,15 +120,15 @@ def test_malformed_query_still_finds_its_words(index: SearchIndex) -> None:
 
 
 def test_state_filters_use_the_lookup(index: SearchIndex) -> None:
-    state = marked(FakeState(starred={"gnn", "mem"}, read={"mem", "rl"}))  # type: ignore[arg-type]
-    assert sorted(ids(index, "is:starred", marks=state)) == ["gnn", "mem"]
-    assert sorted(ids(index, "is:starred is:unread", marks=state)) == ["gnn"]
-    assert sorted(ids(index, "graph is:read", marks=state)) == ["rl"]
-    assert ids(index, "is:unread", marks=state) == [p[0] for p in PAPERS if p[0] not in {"mem", "rl"}]
+    state = FakeState(starred={"gnn", "mem"}, read={"mem", "rl"})
+    assert sorted(ids(index, "is:starred", state)) == ["gnn", "mem"]
+    assert sorted(ids(index, "is:starred is:unread", state)) == ["gnn"]
+    assert sorted(ids(index, "graph is:read", state)) == ["rl"]
+    assert ids(index, "is:unread", state) == [p[0] for p in PAPERS if p[0] not in {"mem", "rl"}]
     without = index.search("is:starred")
     assert without.notice is not None and "is:" in without.notice
-    unknown = index.search("is:bogus graph", marks=state)
-    assert "is:bogus" in (unknown.notice or "") and list(unknown.ids) == ["gnn", "rl"]
+    unknown = index.match("is:bogus graph")
+    assert "is:bogus" in (unknown.notice or "") and ids(index, "is:bogus graph", state) == ["gnn", "rl"]
 
 
 def test_match_spans_point_into_the_rendered_abstract(index: SearchIndex) -> None:
@@ -135,13 +139,13 @@ def test_match_spans_point_into_the_rendered_abstract(index: SearchIndex) -> Non
     assert hit.snippet is not None
     assert [hit.snippet.text[s.start : s.end] for s in hit.snippet.matches] == ["memorization"]
     assert [hit.headline[s.start : s.end] for s in hit.headline_matches] == ["Memorization"]
-    assert index.spans("mem", "memorize") == hit.matches
+    assert index.spans("mem", index.match("memorize").highlight) == hit.matches
 
 
 def test_spans_follow_rendering_of_latex(index: SearchIndex) -> None:
     plain = index.plain_abstract("latex")
     assert "\\textit" not in plain
-    spans = index.spans("latex", "optimal")
+    spans = index.spans("latex", index.match("optimal").highlight)
     assert [plain[s.start : s.end] for s in spans] == ["optimal"]
 
 

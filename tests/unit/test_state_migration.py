@@ -122,7 +122,7 @@ def test_old_unscoped_session_values_are_read_by_the_default_library_only(tmp_pa
         elsewhere.session.set("query", "robots")
         assert default.session.get("query") == "graphs" and elsewhere.session.get("query") == "robots"
         # The first save of the default library replaced the old unscoped value.
-        assert default.state.get_session("query") is None
+        assert default._state_store().get_session("query") is None
         assert default.session.get("filter") == "unread"  # the others are still read until saved
     finally:
         default.close()

@@ -123,13 +123,13 @@ class BrowseScreen(Screen[None]):
     def on_mount(self) -> None:
         library = self.library
         self.marking.reload()
-        self.organising.start()
-        self.paper_list.show_where = library.spans_several_listings
+        self.organising.reload()
+        self.paper_list.show_where = library.papers.spans_several_listings
         self.query_text, self.filter, self.order, self._restore_id = results.restore_view(library)
         self.search_bar.set_value(self.query_text)
         self.query_restored = bool(self.query_text)
         # First paint never waits for the index: show every paper in listing order straight away.
-        self.outcome = results.View("", "all", tuple(library.ids))
+        self.outcome = results.View("", "all", tuple(library.papers.ids))
         self.paper_list.set_ids(self.outcome.ids, select=self._restore_id)
         self.set_focus(self.paper_list)
         for notice in library.notices:
@@ -156,7 +156,6 @@ class BrowseScreen(Screen[None]):
 
     def run_search(self) -> None:
         """Search for the current query, filter and order in a thread; only the newest answer is shown."""
-        self.organising.warm()
         self._serial += 1
         self._search(self._serial, self.query_text, self.filter, self.order)
 
@@ -246,7 +245,7 @@ class BrowseScreen(Screen[None]):
             return
         marks = self.marking
         view = results.paper_view(
-            self.library, paper_id, self.outcome.query, self.similar, marks.starred, marks.read
+            self.library, paper_id, self.outcome, self.similar, marks.starred, marks.read
         )
         self.detail.show(self.organising.decorate(view, self.outcome), keep_scroll=keep_scroll)
 
@@ -269,7 +268,7 @@ class BrowseScreen(Screen[None]):
         self.call_after_refresh(self._refresh_status)  # the similar label is fitted to the line's width
 
     def _describe(self, paper_id: str) -> Row:
-        paper = self.library.paper(paper_id)
+        paper = self.library.papers.paper(paper_id)
         where = venue_year(paper.venue, paper.year)
         marks = self.marking
         headline = self.similar.row_headline(paper_id, paper.headline) if self.similar else paper.headline

@@ -13,7 +13,7 @@ from tui.screens.facet_view import FacetBrowsing
 from tui.screens.triage import Triaging
 
 if TYPE_CHECKING:
-    from index.views import View
+    from index.library import View
     from tui.screens.browse import BrowseScreen
     from tui.widgets.facet_panel import FacetPanel
 

@@ -17,8 +17,7 @@ from tui.widgets.panes import Panes
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from index.library import Library
-    from index.views import View
+    from index.library import Library, View
 
 PANEL_ID = "facet-panel"
 PANES_ID = "panes"

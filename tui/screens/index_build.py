@@ -102,6 +102,7 @@ class IndexBuilder:
             return
         if not worker.is_cancelled:
             app.call_from_thread(self._done, summary)
+            self._library.discovery.warm()  # the for-you list's term weights, before 4 is pressed
 
     def _show_progress(self, done: int, total: int) -> None:
         self.progress = f"indexing {done}/{total}"

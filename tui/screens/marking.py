@@ -60,8 +60,8 @@ class Marking:
 
     def reload(self) -> None:
         """Rows are drawn from these sets: one query per change instead of two per visible row per frame."""
-        self.starred = self._library.starred_ids()
-        self.read = self._library.read_ids()
+        self.starred = self._library.marks.starred
+        self.read = self._library.marks.read
 
     def _after_change(self) -> None:
         self.reload()
@@ -92,8 +92,8 @@ class Marking:
 
     def _dwelt(self, paper_id: str) -> None:
         self._dwell_timer = None
-        if self._paper_list().selected_id == paper_id and not self._library.is_read(paper_id):
-            self._library.mark_read([paper_id])  # one undo step, like `r`
+        if self._paper_list().selected_id == paper_id and paper_id not in self._library.marks.read:
+            self._library.marks.mark_read([paper_id])  # one undo step, like `r`
             self._say("marked read (u undoes)")
             self._after_change()
 
@@ -115,7 +115,7 @@ class Marking:
 
     def toggle_star(self) -> None:
         if (paper_id := self.selected()) is not None:
-            starred = self._library.toggle_star(paper_id)
+            starred = self._library.marks.toggle_star(paper_id)
             self._host.notify("Starred." if starred else "Unstarred.", timeout=2)
             self._after_change()
 
@@ -123,7 +123,7 @@ class Marking:
         if (paper_id := self.selected()) is not None:
             self._stop_dwell()  # the user decided; the dwell timer must not override them
             self._say("")
-            read = self._library.toggle_read(paper_id)
+            read = self._library.marks.toggle_read(paper_id)
             self._host.notify("Marked read." if read else "Marked unread.", timeout=2)
             self._after_change()
 
@@ -135,14 +135,14 @@ class Marking:
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self._library.mark_read(ids)
+                self._library.marks.mark_read(ids)
                 self._host.notify(f"Marked {len(ids)} papers read (u undoes).", timeout=3)
                 self._after_change()
 
         self._host.app.push_screen(ConfirmScreen(f"Mark all {len(ids)} shown papers as read?"), answered)
 
     def undo(self) -> None:
-        undone = self._library.undo()
+        undone = self._library.marks.undo()
         if undone is None:
             self._host.notify("Nothing to undo.", timeout=2)
             return

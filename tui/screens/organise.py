@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from functools import partial
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from index.state.changes import InputError
-from index.views import FOR_YOU_RE, FOR_YOU_SIZE, for_you_tag
+from index.library import InputError
 from tui.screens.note_editor import NoteEditor
 from tui.screens.prompt import Prompt
 from tui.screens.saved_searches import SavedSearches
@@ -28,22 +26,9 @@ from tui.typeahead import TypeAheadApp
 from tui.widgets.search_bar import SearchBar
 
 if TYPE_CHECKING:
-    from index.library import Library
-    from index.search.models import ForYouHit
-    from index.views import View
+    from index.library import ForYouHit, Library, View
     from tui.widgets.paper_detail import PaperView
     from tui.widgets.paper_list import PaperList
-
-
-class Seeds(NamedTuple):
-    """What the for-you reasons depend on; equal seeds need no new reasons."""
-
-    starred: frozenset[str]
-    index_ready: bool
-    tag: str | None
-    """The tag seeding the list; None: the stars."""
-    tags: Mapping[str, tuple[str, ...]] | None
-    """With a tag, the tag map it was read from (a new map after every tag change)."""
 
 
 WHY_TERMS = 4
@@ -78,14 +63,6 @@ class Organising:
         self._changed = changed
         self.tags: Mapping[str, tuple[str, ...]] = {}
         self.noted: frozenset[str] = frozenset()
-        self.for_you: dict[str, ForYouHit] = {}
-        self._for_you_for: Seeds | None = None  # what the reasons in `for_you` were computed for
-        self._for_you_running = False
-
-    def start(self) -> None:
-        """The screen is up: read the tags and notes, and warm for you (in a worker) if the index is ready."""
-        self.reload()
-        self.warm()
 
     def reload(self) -> None:
         """Re-read the tags and the noted papers after a change (or an undo)."""
@@ -98,20 +75,15 @@ class Organising:
         return self.tags.get(paper_id, ()), paper_id in self.noted
 
     def decorate(self, view: PaperView, shown: View) -> PaperView:
-        """The detail pane's paper with its tags, its note and, in a for-you list, why it is listed.
-
-        A `foryou:NAME` query lists papers like those tagged NAME: their reasons are computed for that tag,
-        and none are shown until they are (the ones for the stars would name the wrong nearest paper)."""
+        """The detail pane's paper with its tags, its note and, in a for-you list, why it is listed (the
+        view carries the reasons, computed with the list: for the stars, or for the tag of `foryou:NAME`)."""
         paper_id = view.paper.id
         note = self._library.organiser.note(paper_id) if paper_id in self.noted else ""
         view = replace(view, tags=self.tags.get(paper_id, ()), note=note)
-        tag = for_you_tag(shown.query)
-        if view.why is None and (tag or shown.filter == "foryou" or FOR_YOU_RE.search(shown.query)):
-            self._refresh_for_you(tag)
-            done = self._for_you_for
-            hit = self.for_you.get(paper_id) if done is not None and done.tag == tag else None
-            if hit is not None:
-                view = replace(view, why=self._why(hit, tag))
+        listed = shown.for_you
+        hit = listed.reasons.get(paper_id) if listed is not None else None
+        if view.why is None and listed is not None and hit is not None:
+            view = replace(view, why=self._why(hit, listed.tag))
         return view
 
     def _why(self, hit: ForYouHit, tag: str | None) -> Text:
@@ -125,68 +97,13 @@ class Organising:
         if hit.nearest_id:
             text.append(" · most like ", "dim")
             try:
-                nearest = self._library.paper(hit.nearest_id).headline
+                nearest = self._library.papers.paper(hit.nearest_id).headline
             except KeyError:
                 nearest = hit.nearest_id
             nearest = one_line(nearest)
             cut = nearest if len(nearest) <= NEAREST_WIDTH else nearest[: NEAREST_WIDTH - 1].rstrip() + "…"
             text.append_text(literal(cut))
         return text
-
-    # ---- for you: warmed and refreshed in a worker, never on a keystroke ----------------------------------
-
-    def _seeds(self, tag: str | None = None) -> Seeds:
-        """What the reasons depend on: the stars, whether the index is ready and the tag (see `Seeds`).
-
-        Read marks are left out on purpose: the paper being read is marked read after a while, and its
-        reason must not vanish from the pane then. The store hands out the same cached set until something
-        is committed, and tuples compare their parts by identity first, so comparing seeds is nearly free.
-        """
-        return Seeds(
-            self._library.starred_ids(), self._library.index_ready, tag, None if tag is None else self.tags
-        )
-
-    def warm(self) -> None:
-        """Compute the for-you list in a worker until it has been computed over a ready index (the screen
-        asks at start and before each search), so its cold first call, which reads the term weights, never
-        sits on a keystroke; later it is recomputed only while for you is shown."""
-        done = self._for_you_for
-        if done is None or not done.index_ready:
-            self._refresh_for_you()
-
-    def _refresh_for_you(self, tag: str | None = None) -> None:
-        seeds = self._seeds(tag)
-        if self._for_you_running or self._for_you_for == seeds:
-            return
-        self._for_you_running = True
-        self._host.run_worker(
-            partial(self._compute_for_you, seeds),
-            name="for you",
-            group="foryou",
-            thread=True,
-            exit_on_error=False,
-        )
-
-    def _compute_for_you(self, seen: Seeds) -> None:
-        """The worker, in its own thread: it reaches the UI only through `call_from_thread`."""
-        try:
-            hits = self._library.discovery.for_you(FOR_YOU_SIZE, tag=seen.tag)
-        except Exception as error:  # the list itself reports a failing index; the reasons are a nicety
-            self._host.app.call_from_thread(self._for_you_failed, seen, error)
-            return
-        self._host.app.call_from_thread(self._for_you_ready, seen, {hit.id: hit for hit in hits})
-
-    def _for_you_ready(self, seen: Seeds, hits: dict[str, ForYouHit]) -> None:
-        self._for_you_running = False
-        self.for_you = hits
-        self._for_you_for = seen
-        self._changed()
-
-    def _for_you_failed(self, seen: Seeds, error: Exception) -> None:
-        self._for_you_running = False
-        self.for_you = {}  # no reasons rather than another list's
-        self._for_you_for = seen  # not retried on every highlight; the next star or tag change retries
-        self._host.log.error(f"for you failed: {error!r}")
 
     # ---- keys ----------------------------------------------------------------------------------------------
 
@@ -252,7 +169,7 @@ class Organising:
             self._host.notify("Note saved (u undoes)." if text.strip() else "Note removed.", timeout=2)
             self._changed()
 
-        headline = self._library.paper(paper_id).headline
+        headline = self._library.papers.paper(paper_id).headline
         self._host.app.push_screen(NoteEditor(headline, before, save))
 
     def open_saved(self) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from rich.text import Text
 
-from index.views import FILTERS, ORDERS, View
+from index.library import FILTERS, ORDERS, View
 from tui.text import one_line, venue_year
 from tui.widgets.paper_detail import PaperView
 from tui.widgets.status_line import Status
@@ -91,30 +91,27 @@ def widen_hint(outcome: View) -> Text:
 
 def copy_text(library: Library, paper_id: str) -> str:
     """What `y` puts on the clipboard: headline, venue, id and abstract."""
-    paper = library.paper(paper_id)
+    paper = library.papers.paper(paper_id)
     parts = [paper.title or paper.headline, venue_year(paper.venue, paper.year), f"id: {paper.id}"]
-    return "\n".join([*(part for part in parts if part), "", library.rendered(paper_id).text])
+    return "\n".join([*(part for part in parts if part), "", library.papers.rendered(paper_id).text])
 
 
 def paper_view(
     library: Library,
     paper_id: str,
-    query: str,
+    shown: View,
     similar: SimilarView | None,
     starred: frozenset[str],
     read: frozenset[str],
 ) -> PaperView:
-    """What the detail pane shows: the paper with `query`'s matches, or in more like this, with why it is
-    listed and its shared terms marked."""
-    query = similar.highlight_query(paper_id) if similar is not None else query
+    """What the detail pane shows: the paper with the matches of the view it is in, or in more like this,
+    with why it is listed and its shared terms marked."""
+    highlight = similar.highlight(paper_id) if similar is not None else shown.highlight
     return PaperView(
-        paper=library.paper(paper_id),
-        rendered=library.rendered(paper_id),
-        matches=library.matches(paper_id, query) if query.strip() and library.index_ready else (),
+        page=library.papers.page(paper_id, highlight),
         starred=paper_id in starred,
         read=paper_id in read,
         why=similar.why(paper_id) if similar is not None else None,
-        title=library.title(paper_id),
     )
 
 
@@ -134,7 +131,7 @@ def restore_view(library: Library) -> tuple[str, str, str, str | None]:
 
 def save_view(library: Library, query: str, filter: str, order: str, selected: str | None) -> None:
     """Remember the view for the next start (a read-only store keeps nothing, and that is fine)."""
-    if library.state_read_only:
+    if library.marks.read_only:
         return
     library.session.set("query", query)
     library.session.set("filter", filter)
@@ -156,8 +153,8 @@ class Shown(NamedTuple):
 
 def status(library: Library, shown: Shown, progress: str, flash: str, width: int) -> Status:
     """The status line for what is shown, fitted to `width` cells (the similar label is cut between words)."""
-    papers, unread, starred = library.counts()
-    read_only = library.state_read_only
+    papers, unread, starred = library.marks.counts()
+    read_only = library.marks.read_only
     line = Status(papers, unread, starred, progress=progress, flash=flash)
     if shown.similar is not None:
         return shown.similar.status(line, width, read_only=read_only)

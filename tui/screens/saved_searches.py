@@ -24,7 +24,7 @@ from tui.text import one_line
 from tui.typeahead import typed_ahead
 
 if TYPE_CHECKING:
-    from index.organising import Organiser
+    from index.library import Organiser
 
 NAME_WIDTH = 20
 """Cells for a search's name before its query."""

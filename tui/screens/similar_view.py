@@ -16,8 +16,7 @@ from tui.text import literal, one_line
 from tui.widgets.status_line import Status, status_text
 
 if TYPE_CHECKING:
-    from index.library import Library
-    from index.search.models import SimilarHit
+    from index.library import Highlight, Library, SimilarHit
 
 REFERENCE_PREFIX = "◆ like this: "
 """Starts the reference paper's row, so it never reads as one of the hits."""
@@ -42,8 +41,8 @@ class SimilarView:
     @classmethod
     def of(cls, library: Library, paper_id: str) -> SimilarView:
         """Ask the library for the papers like `paper_id`."""
-        hits = tuple(hit for hit in library.similar(paper_id) if hit.id != paper_id)
-        return cls(paper_id, library.paper(paper_id).headline, hits)
+        hits = tuple(hit for hit in library.discovery.similar(paper_id) if hit.id != paper_id)
+        return cls(paper_id, library.papers.paper(paper_id).headline, hits)
 
     @property
     def ids(self) -> list[str]:
@@ -62,10 +61,15 @@ class SimilarView:
             return tuple(seen)[:REFERENCE_TERMS]
         return next((hit.shared_terms for hit in self.hits if hit.id == paper_id), ())
 
-    def highlight_query(self, paper_id: str) -> str:
-        """A query matching the shared terms, so the detail pane marks them in the abstract."""
-        terms = [term for term in self.shared_terms(paper_id) if term.strip() and '"' not in term]
-        return " OR ".join(f'"{term}"' for term in terms)
+    def highlight(self, paper_id: str) -> Highlight:
+        """The shared terms as the detail pane marks them in the abstract (for the reference: those named)."""
+        stems = {
+            word: stem
+            for hit in self.hits
+            for word, stem in zip(hit.shared_terms, hit.shared_stems, strict=False)
+        }
+        marked = frozenset(stems[word] for word in self.shared_terms(paper_id) if word in stems)
+        return {"abstract": marked, "headline": marked}
 
     def why(self, paper_id: str) -> Text:
         """The line on top of the detail pane: this is the reference, or what it shares with the reference."""

@@ -118,15 +118,13 @@ class TriageScreen(Screen[str | None]):
             hint = Text("u undoes the last decision · q goes back to the list", style="dim", end="")
             return done, hint, Text("", end="")
         library = self.library
-        paper = library.paper(paper_id)
+        page = library.papers.page(paper_id)
+        paper = page.paper
         view = PaperView(
-            paper=paper,
-            rendered=library.rendered(paper_id),
-            matches=(),
-            starred=library.is_starred(paper_id),
-            read=library.is_read(paper_id),
+            page=page,
+            starred=paper_id in library.marks.starred,
+            read=paper_id in library.marks.read,
             tags=library.organiser.tags(paper_id),
-            title=library.title(paper_id),
         )
         meta = Text(end="")
         if paper.authors:
@@ -135,8 +133,8 @@ class TriageScreen(Screen[str | None]):
         meta.append_text(facts_line(view))
         if paper.url:
             meta.append("\n")
-            meta.append_text(url_text(paper.url))
-        return literal(one_line(view.title or paper.headline)), meta, abstract_text(view.rendered, ())
+            meta.append_text(url_text(paper.url, page.link))
+        return literal(one_line(page.title)), meta, abstract_text(page.rendered, ())
 
     # ---- keys ----------------------------------------------------------------------------------------------
 
@@ -148,7 +146,7 @@ class TriageScreen(Screen[str | None]):
             return
         changed = False
         if decision == "star":
-            changed = bool(self.library.star([paper_id]).changed)
+            changed = bool(self.library.marks.star([paper_id]).changed)
         elif decision == "later":
             changed = bool(self.library.organiser.tag([paper_id], [LATER_TAG]).changed)
         self.history.append(Step(self.position, decision, changed))
@@ -166,7 +164,7 @@ class TriageScreen(Screen[str | None]):
             # The store's newest change is this decision (triage marks nothing else); one another session
             # made since would be undone instead, as `u` in the list would, and the store leaves alone a
             # slot that changed again after it.
-            self.library.undo()
+            self.library.marks.undo()
         self.position = step.position
         self.said = f"undone: {DONE_WORDS[step.decision]}"
         self._show()
@@ -228,8 +226,8 @@ class Triaging:
         if not paper_list.ids:
             self._host.notify("No papers to triage.", timeout=2)
             return False
-        if self._library.state_read_only:
-            reason = one_line(self._library.state.read_only_reason or "the store is read-only")
+        if self._library.marks.read_only:
+            reason = one_line(self._library.marks.read_only_reason or "the store is read-only")
             self._host.notify(f"Triage cannot save stars or tags: {reason}", severity="warning", markup=False)
             return False
         self._marking.dwell(None)

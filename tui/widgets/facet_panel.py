@@ -23,9 +23,7 @@ from textual.worker import get_current_worker
 from tui.text import one_line
 
 if TYPE_CHECKING:
-    from index.library import Library
-    from index.search.facets import Facets
-    from index.views import View
+    from index.library import Facets, Library, View
 
 FacetValue = str | int
 SECTIONS = (("venue", "Venue"), ("year", "Year"), ("status", "Track"))

@@ -105,7 +105,7 @@ class Panes(Container):
             papers = self._library.papers
             step = max(1, len(papers) // SAMPLE)
             lengths = [cell_len(papers[number].headline) for number in range(0, len(papers), step)]
-            self._preferred = headline_width(lengths, where=self._library.spans_several_listings)
+            self._preferred = headline_width(lengths, where=papers.spans_several_listings)
         return self._preferred
 
     def current_fit(self) -> Fit:

@@ -15,8 +15,8 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
+from index.library import MatchSpan, PaperPage
 from index.models import Paper, Rendered
-from index.render.sanitize import safe_url
 from tui.scrolling import scroll_at_once
 from tui.text import literal, one_line, venue_year
 
@@ -36,11 +36,9 @@ TAG_STYLE = "bold magenta"
 
 @dataclass(frozen=True, slots=True)
 class PaperView:
-    """Everything the pane shows about one paper, assembled by the screen from the library."""
+    """Everything the pane shows about one paper: the library's page of it, and the user's marks on it."""
 
-    paper: Paper
-    rendered: Rendered
-    matches: Sequence[tuple[int, int]]
+    page: PaperPage
     starred: bool
     read: bool
     why: Text | None = None
@@ -48,8 +46,10 @@ class PaperView:
     tags: tuple[str, ...] = ()
     note: str = ""
     """The user's note on the paper ("" for none)."""
-    title: str = ""
-    """The title as displayed (its LaTeX rendered: `Library.title`); "" shows the headline."""
+
+    @property
+    def paper(self) -> Paper:
+        return self.page.paper
 
 
 def paper_text(view: PaperView) -> Text:
@@ -63,7 +63,7 @@ def paper_text(view: PaperView) -> Text:
     if view.why is not None and view.why.plain:
         out.append_text(view.why)
         out.append("\n\n")
-    out.append_text(literal(one_line(view.title or paper.headline), "bold"))
+    out.append_text(literal(one_line(view.page.title), "bold"))
     out.append("\n")
     if paper.authors:
         out.append_text(literal(one_line(", ".join(paper.authors)), "italic"))
@@ -71,14 +71,14 @@ def paper_text(view: PaperView) -> Text:
     out.append_text(facts_line(view))
     out.append("\n")
     if paper.url:
-        out.append_text(url_text(paper.url))
+        out.append_text(url_text(paper.url, view.page.link))
         out.append("\n")
     if view.note:
         out.append_text(literal("✎ " + view.note.strip(), "italic"))
         out.append("\n")
     # No blank line before the abstract: the dim facts line already ends the header, and stacked at 80x24
     # every row of the pane's eight counts.
-    out.append_text(abstract_text(view.rendered, view.matches))
+    out.append_text(abstract_text(view.page.rendered, view.page.matches))
     if paper.sources:
         out.append("\n")
     for source in paper.sources:
@@ -107,23 +107,23 @@ def facts_line(view: PaperView) -> Text:
     return line
 
 
-def url_text(url: str) -> Text:
-    """The paper's link: a terminal hyperlink (OSC 8, through the link style) when `safe_url` accepts it,
-    otherwise the same text with no link, so a hostile URL can neither run nor hide where it goes."""
-    target = safe_url(url)
+def url_text(url: str, target: str | None) -> Text:
+    """The paper's link: a terminal hyperlink (OSC 8, through the link style) to `target`, the URL the
+    library found safe to hand a terminal (`PaperPage.link`); otherwise the same text with no link, so a
+    hostile URL can neither run nor hide where it goes."""
     if target is None:
         return literal(one_line(url), "dim")
     return Text(target, style=Style(underline=True, link=target), end="")
 
 
-def abstract_text(rendered: Rendered, matches: Sequence[tuple[int, int]]) -> Text:
+def abstract_text(rendered: Rendered, matches: Sequence[MatchSpan]) -> Text:
     """The rendered abstract with its style spans and the current query's matches applied by offset."""
     text = literal(rendered.text)
     length = len(rendered.text)
     for span in rendered.spans:
         text.stylize(SPAN_STYLES.get(span.style, ""), max(0, span.start), min(length, span.end))
-    for start, end in matches:
-        text.stylize(MATCH_STYLE, max(0, start), min(length, end))
+    for match in matches:
+        text.stylize(MATCH_STYLE, max(0, match.start), min(length, match.end))
     return text
 
 

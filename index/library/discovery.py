@@ -1,4 +1,4 @@
-"""What to read next: "for you" and facet counts (a collaborator `Library` owns, `library.discovery`).
+"""What to read next: "for you", more like this and facet counts (`library.discovery`).
 
 For you ranks the unread papers by likeness to the user's starred papers, or to the papers of one tag, or
 to any set of seed ids (index/search/profile.py says how); `is:foryou` in a query is the same list as a
@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from index import views
 from index.search.facets import FacetCounter, Facets
 from index.search.facets import narrow as narrow_query
-from index.search.index import SearchIndex
-from index.search.models import ForYouHit
+from index.search.index import IndexUnavailable, SearchIndex
+from index.search.models import ForYouHit, SimilarHit
 from index.search.snapshot import Snapshot
 from index.state.store import StateStore
 from index.views import View
@@ -35,6 +35,8 @@ class Discovery:
         self._ready_index = ready_index
         self._state = state
         self._facet_counter: tuple[Snapshot, FacetCounter] | None = None
+        self.warmed_for: frozenset[str] | None = None
+        """The stars the for-you list was last ranked for by `warm` (None: not yet)."""
 
     def for_you(
         self, limit: int = 20, seeds: Iterable[str] | None = None, *, tag: str | None = None
@@ -59,6 +61,27 @@ class Discovery:
         if chosen is None and tag is not None:
             chosen = state.tagged_ids(tag)
         return views.for_you(index, state, chosen, limit)
+
+    def warm(self) -> None:
+        """Rank the for-you list once, in a worker, so its cold first call (which reads every term weight of
+        the index) never sits on a keystroke."""
+        if self._ready_index() is not None:
+            starred = self._state().starred_ids()
+            self.for_you(views.FOR_YOU_SIZE)
+            self.warmed_for = starred
+
+    def similar(self, paper_id: str, limit: int = 20) -> list[SimilarHit]:
+        """Papers like this one, best first, each with the key terms it shares with it (and those terms as
+        a highlight for its abstract).
+
+        Raises:
+            UnknownPaper: the index does not have this paper.
+            IndexUnavailable: there is no index yet, or it cannot be read.
+        """
+        index = self._ready_index()
+        if index is None:
+            raise IndexUnavailable("more like this needs the search index; it is still being built")
+        return index.similar(paper_id, limit)
 
     def facets(self, view_or_ids: View | Sequence[str]) -> Facets:
         """How many of these papers (a view, or ids) come from each venue, year and track/status.

@@ -1,0 +1,261 @@
+"""`Library`: one user's view of one set of listings, the one door both front ends go through.
+
+It exists so no UI decides anything about storage or freshness. It opens what a call needs when it first
+needs it (the index, the store, the papers), answers the one question of the query path itself (`view`), and
+hands out capabilities that do the rest: `papers` (reading), `marks` (stars and read marks), `organiser`
+(tags, notes, saved searches), `discovery` (for you, facets, more like this), `exports` and `session` (the
+reader's remembered place).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from index import views
+from index.config import Config, load_config, resolve_data_dir, resolve_index_dir, resolve_listings
+from index.library.discovery import Discovery
+from index.library.exports import Exports
+from index.library.marks import Marks
+from index.library.organising import Organiser
+from index.library.papers import Papers, open_papers
+from index.library.session import SessionMemory
+from index.listings.catalog import load_catalog, no_headline
+from index.search import store as index_store
+from index.search.index import QUERY_HELP, IndexUnavailable, SearchIndex
+from index.search.models import Highlight, MatchSpan, UpdateReport
+from index.state.store import StateStore
+from index.views import View
+
+Progress = Callable[[int, int], None]
+
+
+class Library:
+    """One user's view of one set of listings: papers in listing order, search, and the user's marks.
+
+    The index, the store and the papers open on first use, so a command that only changes a star never
+    parses a listing when the index is current; `Library.open` (the reader) opens all three at once.
+    """
+
+    def __init__(
+        self, listing_paths: Sequence[Path], index_dir: Path, data_dir: Path, *, config: Config
+    ) -> None:
+        self.listing_paths = list(listing_paths)
+        self.index_dir = index_dir
+        self.data_dir = data_dir
+        self.config = config
+        self.notices: list[str] = []
+        self.query_help = QUERY_HELP
+        self.index_ready = False
+        self._index: SearchIndex | None = None
+        self._state: StateStore | None = None
+        self._papers: Papers | None = None
+        self._lock = threading.Lock()
+        self.marks = Marks(self._open_state, self._loaded_papers)
+        self.organiser = Organiser(self._open_state, self._unread_view)
+        self.discovery = Discovery(self._ready_index, self._open_state)
+        self.exports = Exports(self._open_state, self._loaded_papers)
+        self.session = SessionMemory(self._open_state, self.listing_paths, config)
+
+    # ---- opening ------------------------------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        listings: Sequence[Path] | None = None,
+        index_dir: Path | None = None,
+        data_dir: Path | None = None,
+        *,
+        config: Config | None = None,
+        reader: bool = True,
+    ) -> Library:
+        """The library these settings name.
+
+        For the reader (`reader`, the default) it opens quickly: a current index gives the papers without
+        reading a listing, and it never builds the index (the reader runs `build_index` in a worker). For a
+        command (`reader=False`) nothing is opened until a call needs it.
+
+        Args:
+            listings: files or directories; None means `$PAPERS_LISTINGS`, the config, else the bundled seeds.
+            index_dir: None means `$PAPERS_INDEX_DIR`, the config, else the user cache dir.
+            data_dir: None means `$PAPERS_DATA_DIR`, the config, else the user data dir.
+            config: the merged config files, read here when not given. Its warnings join `notices` when read
+                here, and always for the reader, which shows them all.
+        """
+        loaded = config is None
+        config = load_config() if config is None else config
+        library = cls(
+            resolve_listings(listings, config),
+            resolve_index_dir(index_dir, config),
+            resolve_data_dir(data_dir, config),
+            config=config,
+        )
+        if loaded or reader:
+            library.notices += [str(notice) for notice in config.notices]
+        if reader:
+            library._state_store()  # the reader needs both; in this order, so their notices come in order
+            library._load_papers(reader=True)
+        return library
+
+    def _load_papers(self, *, reader: bool) -> Papers:
+        opened = open_papers(self._search_index(), self.listing_paths, self._spans, reader=reader)
+        self.notices += opened.notices
+        self.notices += [str(notice) for notice in opened.papers.notices]
+        self.notices += self._search_index().take_notices()
+        self._papers = opened.papers
+        self.index_ready = self.index_ready or opened.index_ready
+        return opened.papers
+
+    @property
+    def papers(self) -> Papers:
+        """The papers of these listings, from a current index, else parsed now (see `open_papers`)."""
+        papers = self._papers
+        return papers if papers is not None else self._load_papers(reader=False)
+
+    def _loaded_papers(self) -> Papers:
+        return self.papers
+
+    def _search_index(self) -> SearchIndex:
+        if self._index is None:
+            self._index = SearchIndex.open(self.index_dir)
+        return self._index
+
+    def _state_store(self) -> StateStore:
+        """The user's store, opened on first use (its warnings join `notices`)."""
+        if self._state is None:
+            self._state = StateStore.open(self.data_dir)
+            self.notices += [str(notice) for notice in self._state.notices]
+        return self._state
+
+    def _open_state(self) -> StateStore:
+        return self._state_store()
+
+    def _ready_index(self) -> SearchIndex | None:
+        """The index once it can be searched; None while it is being built (queries then wait)."""
+        return self._search_index() if self.index_ready else None
+
+    def _spans(self, paper_id: str, highlight: Highlight) -> tuple[MatchSpan, ...]:
+        index = self._ready_index()
+        if index is None:
+            return ()
+        try:
+            return index.spans(paper_id, highlight)
+        except (KeyError, IndexUnavailable):  # a paper the index does not have (yet), or a damaged index
+            return ()
+
+    def take_notices(self) -> list[str]:
+        """Warnings gathered so far (listings, index, state), then cleared: the command line prints them."""
+        taken = self.notices + (self._index.take_notices() if self._index is not None else [])
+        self.notices = []
+        return taken
+
+    def __enter__(self) -> Library:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._index is not None:
+            self._index.close()
+        if self._state is not None:
+            self._state.close()
+
+    # ---- the index ----------------------------------------------------------------------------------------
+
+    @property
+    def index_read_only(self) -> bool:
+        """Whether this user cannot update the index (a shared one): it is searched as it is."""
+        return self._search_index().read_only
+
+    def build_index(self, progress: Progress | None = None) -> str:
+        """Bring the index up to date (blocking: the reader runs it in a worker); a one-line summary.
+
+        From then on the papers come from the index's snapshot, with their headlines.
+        """
+        index = self._search_index()
+        try:
+            report = index.ensure_current(self.listing_paths, progress)
+        except IndexUnavailable as error:
+            self.notices.append(str(error))
+            return str(error)
+        snapshot = index.load_view()
+        with self._lock:
+            if snapshot is not None:
+                self._papers = Papers(snapshot, snapshot.notices, self._spans)
+            self.index_ready = snapshot is not None
+        self.notices += index.take_notices()
+        if report is None:
+            return "index is current"
+        verb = "built" if report.rebuilt else "updated"
+        return (
+            f"index {verb}: {report.added} added, {report.updated} updated, {report.removed} removed "
+            f"in {report.seconds:.1f} s"
+        )
+
+    def update_index(self, progress: Progress | None = None, *, rebuild: bool = False) -> UpdateReport | None:
+        """Bring the index up to date, or build it afresh; None when it already was current (for commands).
+
+        A rebuild reads no headline: the build makes them itself.
+
+        Raises:
+            IndexUnavailable: no usable index and none can be built here; the message says why.
+        """
+        index = self._search_index()
+        if rebuild:
+            catalog = load_catalog(self.listing_paths, no_headline)
+            self.notices += [str(notice) for notice in catalog.notices]
+            report: UpdateReport | None = index.rebuild(catalog, progress)
+        else:
+            report = index.ensure_current(self.listing_paths, progress)
+        self.index_ready = index.exists
+        if self._papers is not None and not self._papers.from_index:
+            self._papers = None  # parsed before the build: the index's snapshot is the faster source now
+        return report
+
+    def indexed(self) -> int:
+        """How many papers the index holds."""
+        view = self._search_index().load_view()
+        return len(view) if view else 0
+
+    def publish_index(self) -> None:
+        """Make the index readable, and not writable, by every user of a shared server (`--shared`)."""
+        index_store.publish(self.index_dir)
+
+    def warm_search(self, pause: float = 0.0) -> None:
+        """Read what the first search needs (see `SearchIndex.warm`), so the first keystroke does not wait."""
+        index = self._ready_index()
+        if index is not None:
+            index.warm(pause)
+            self.discovery.warm()
+
+    # ---- the query path -----------------------------------------------------------------------------------
+
+    def view(
+        self,
+        query: str = "",
+        filter: str = "all",
+        order: str = "relevance",
+        *,
+        limit: int | None = None,
+        highlight_top: int = 0,
+    ) -> View:
+        """Which papers to show for a query, a filter and an order, and what to tell the user: the one
+        answer the reader and `papers search` share (see `views.compute_view`). Safe in a worker thread.
+        """
+        papers = self.papers
+        return views.compute_view(
+            self._ready_index(),
+            self._state_store(),
+            papers.ids,
+            papers.position,
+            query,
+            filter,
+            order,
+            limit=limit,
+            highlight_top=highlight_top,
+        )
+
+    def _unread_view(self, query: str) -> View:
+        return self.view(query, "unread", "listing")  # listing order: nothing is scored
