@@ -80,15 +80,18 @@ class Exports:
         return {record.id: papers.described(record.id) for record in records if record.id in papers}
 
     def _bibtex(self, which: Which, tag: str | None) -> Exported:
-        """Keys are made over all the listings' papers, so a paper's key is the same whatever is selected."""
-        every = list(self._papers().without_headlines())
-        if which != "all" or tag is not None:
+        """Keys are made over all the listings' citable papers, so a paper's key is the same whatever is
+        selected; the papers asked for that cannot be cited are counted in `skipped`."""
+        papers = self._papers()
+        every = list(papers.citable())
+        if which == "all" and tag is None:
+            chosen, asked = every, len(papers)
+        else:
             wanted = {record.id for record in select(self._state().records(), which, tag)}
             chosen = [paper for paper in every if paper.id in wanted]
-        else:
-            chosen = every
+            asked = sum(1 for paper_id in wanted if paper_id in papers)
         bibliography = to_bibtex(chosen, cite_keys(every))
-        return Exported(bibliography.text, bibliography.skipped)
+        return Exported(bibliography.text, asked - len(chosen))
 
     @staticmethod
     def parse(text: str) -> Imported:

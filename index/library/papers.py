@@ -24,6 +24,7 @@ from index.render.sanitize import safe_url, sanitize
 from index.search.index import IndexUnavailable, SearchIndex
 from index.search.models import Highlight, MatchSpan
 from index.search.snapshot import Snapshot
+from index.state.bibtex import citable
 from index.state.transfer import Described, first_sentence
 
 MIN_PREFIX = 4
@@ -105,11 +106,12 @@ class Papers:
         """Papers by their place in listing order (`paper` looks one up by id)."""
         return self._papers[number]
 
-    def without_headlines(self) -> Iterator[Paper]:
-        """Every paper, its headline left empty when it would have to be made now: for callers that never
-        show one (BibTeX cites titles), since making 56k headlines is most of the cost of a parse."""
+    def citable(self) -> Iterator[Paper]:
+        """The papers BibTeX can cite (a title and an author), in listing order, without making a headline
+        or decoding a stored paper that has neither."""
         source = self.source
-        return iter(source.papers) if isinstance(source, Catalog) else iter(self._papers)
+        papers = source.papers if isinstance(source, Catalog) else source.with_title_and_authors()
+        return (paper for paper in papers if citable(paper))
 
     def paper(self, paper_id: str) -> Paper:
         """The paper with this id; raises KeyError for an id these listings do not have."""

@@ -289,6 +289,20 @@ class Snapshot:
         except (ValueError, EOFError, TypeError, IndexError) as error:
             raise SnapshotDamaged(f"paper record {number}: {error}") from None
 
+    def with_title_and_authors(self) -> Iterator[Paper]:
+        """The papers whose record has a title and an author, in listing order; the others are looked at no
+        further than their title and authors (a BibTeX export of 56k title-less papers decodes none)."""
+        assert self._data is not None
+        base, offsets, data = self._records_at, self._offsets, self._data
+        for number in range(len(self.ids)):
+            if self._papers[number] is None:
+                record = marshal.loads(data[base + offsets[number] : base + offsets[number + 1]])
+                if not (record[1] and record[2]):
+                    continue
+            paper = self.paper(number)
+            if paper.title and paper.authors:
+                yield paper
+
     @property
     def wheres(self) -> list[_Where]:
         """The (path, listing name) table the stored source rows point into."""
