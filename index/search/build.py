@@ -64,21 +64,10 @@ def build(directory: Path, papers: Sequence[Paper], progress: Progress | None, w
     total = len(papers)
     split = total // 2 if workers > 1 and total >= PARALLEL_MIN else total
     limit = LIMIT_MB if total <= LARGE_BUILD else LARGE_LIMIT_MB
+    child: Any = None
     counter: Any = None
-    child = None
     if split < total:
-        ctx = multiprocessing.get_context("fork")
-        counter = ctx.Value("q", 0, lock=False)
-        child = ctx.Process(
-            target=_child_build, args=(directory, papers[split:], counter, limit), daemon=True
-        )
-        # What exists at the fork is never garbage: frozen, no collection in the child walks (so writes to,
-        # so copies) the parent's pages of papers; the parent takes its objects back at once.
-        gc.freeze()
-        try:
-            child.start()
-        finally:
-            gc.unfreeze()
+        child, counter = _start_child(directory, papers[split:], limit)
     writer = FastSegmentWriter(ix, limitmb=limit)
     headlines: list[str] = []
     try:
@@ -90,22 +79,9 @@ def build(directory: Path, papers: Sequence[Paper], progress: Progress | None, w
         if child is None:
             writer.commit()
         else:
-            # Finish this half's segment while the child finishes its own: both sort and write at once.
-            # (private Whoosh API, used the same way by whoosh.multiproc.MpWriter)
-            own = writer._finalize_segment() if writer._added else None
-            while child.is_alive():
-                child.join(0.25)
-                if progress is not None:
-                    progress(done + counter.value, total)
-            if child.exitcode != 0:
-                raise BuildError(f"the second indexing process failed (exit code {child.exitcode})")
-            with open(directory / _CHILD_RESULT, "rb") as handle:
-                child_segment, child_headlines = pickle.load(handle)
-            headlines.extend(child_headlines)
-            if own is None:
-                writer._close_segment()
-            writer._commit_toc([segment for segment in (own, child_segment) if segment is not None])
-            writer._finish()
+            headlines += _commit_with_child(
+                writer, directory, child, lambda: done + counter.value, progress, total
+            )
             os.unlink(directory / _CHILD_RESULT)
     except BaseException:
         with contextlib.suppress(Exception):
@@ -115,6 +91,45 @@ def build(directory: Path, papers: Sequence[Paper], progress: Progress | None, w
         raise
     if progress is not None:
         progress(total, total)
+    return headlines
+
+
+def _start_child(directory: Path, papers: Sequence[Paper], limit: int) -> tuple[Any, Any]:
+    """Fork the process that indexes `papers` into a segment of its own; returns it and its progress count."""
+    ctx = multiprocessing.get_context("fork")
+    counter = ctx.Value("q", 0, lock=False)
+    child = ctx.Process(target=_child_build, args=(directory, papers, counter, limit), daemon=True)
+    # What exists at the fork is never garbage: frozen, no collection in the child walks (so writes to,
+    # so copies) the parent's pages of papers; the parent takes its objects back at once.
+    gc.freeze()
+    try:
+        child.start()
+    finally:
+        gc.unfreeze()
+    return child, counter
+
+
+def _commit_with_child(
+    writer: FastSegmentWriter,
+    directory: Path,
+    child: Any,
+    done: Callable[[], int],
+    progress: Progress | None,
+    total: int,
+) -> list[str]:
+    """Finish this half's segment while the child finishes its own (both sort and write at once), then commit
+    one TOC naming both (as Whoosh's MpWriter does); returns the headlines the child made."""
+    own = writer.finish_segment()
+    while child.is_alive():
+        child.join(0.25)
+        if progress is not None:
+            progress(done(), total)
+    if child.exitcode != 0:
+        raise BuildError(f"the second indexing process failed (exit code {child.exitcode})")
+    with open(directory / _CHILD_RESULT, "rb") as handle:
+        child_segment, child_headlines = pickle.load(handle)
+    writer.commit_segments([segment for segment in (own, child_segment) if segment is not None])
+    headlines: list[str] = child_headlines
     return headlines
 
 
@@ -131,13 +146,13 @@ def _child_build(directory: Path, papers: Sequence[Paper], counter: Any, limit: 
     """Runs in the forked child: index `papers` into a segment of its own and hand it back as a pickle."""
     _die_with_parent()
     ix = FileStorage(str(directory)).open_index()
-    writer = FastSegmentWriter(ix, _lk=False, limitmb=limit)
+    writer = FastSegmentWriter(ix, lock=False, limitmb=limit)
     headlines: list[str] = []
     for done, paper in enumerate(papers, 1):
         writer.add_document(**_document(paper, headlines))
         if done % _PROGRESS_EVERY == 0:
             counter.value = done
-    segment = writer._finalize_segment()
+    segment = writer.finish_segment()
     counter.value = len(papers)
     tmp = directory / f".{_CHILD_RESULT}.tmp"
     with open(tmp, "wb") as handle:

@@ -24,8 +24,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from whoosh import query as wq
 
-from index.search.query import seed_expansion
 from index.search.termarrays import Docnums, Mask, Scores, SegmentArrays, Unsupported
+from index.search.whoosh_private import expansion, seed_expansion
 
 _STEPPED_KEPT = 128
 """Query parts evaluated by Whoosh and kept per segment (phrases, ranges)."""
@@ -127,7 +127,7 @@ class FastRanker:
         key = (number, _key(leaf))
         known = self._expansions.get(key)
         if known is None:
-            known = self._expansions[key] = [word for word in leaf._btexts(reader) if word]
+            known = self._expansions[key] = [word for word in expansion(leaf, reader) if word]
             if len(self._expansions) > _EXPANSIONS_KEPT:
                 self._expansions.popitem(last=False)
         else:

@@ -1,15 +1,12 @@
 """Whoosh's segment writer with its per-posting costs taken out: the same files, written faster.
 
-Writing a segment's postings asks, for every posting, the length of that document's field, to keep the
-shortest and longest per block for BM25's bounds. Whoosh reads it through the length column's file reader:
-a seek, a read, a struct unpack and a table lookup per posting, a quarter of a full build's commit. The column
-is one byte per document, so reading it whole once and indexing a bytes object gives the same numbers.
-Each posting also went through three generators on its way in (`add_document`), a 5-tuple in a pool that
-sorted all of them at commit, and one `add_posting` call and a dozen per block on its way out. Now a
-document's words go into the pool grouped by term (`_Pool`: a commit sorts terms, not postings) and each
-term is written by one call (termwrite.py). A 1k-paper update's Whoosh work went from ~1.2 s to ~0.85 s of
-CPU with the first two, then to ~0.55 s with the grouped pool and the term writer; a full build's commit,
-the same code, takes half as long. The segment files are byte for byte Whoosh's own (a test compares them).
+Whoosh sends each posting through three generators on its way in (`add_document`), holds it as a 5-tuple in
+a pool that sorts all of them at commit, and writes it with one `add_posting` call and a dozen per block on
+its way out; for each it also reads its document's field length from a file. Here a document's words go into
+the pool grouped by term (`_Pool`: a commit sorts terms, not postings), each term is written by one call
+(termwrite.py), and the lengths are read whole (`whoosh_private.FieldLengths`). That takes a 1k-paper
+update's Whoosh work from ~1.2 s to ~0.55 s of CPU and halves a full build's commit. The segment files are
+byte for byte Whoosh's own (a test compares them).
 """
 
 from __future__ import annotations
@@ -21,41 +18,21 @@ from operator import itemgetter
 from typing import Any
 
 from whoosh import formats
-from whoosh.codec.whoosh3 import LENGTHS_COLUMN, _lenfield
-from whoosh.system import pack_uint
-from whoosh.util.numeric import byte_to_length
-from whoosh.writing import PostingPool, SegmentWriter
 
 from index.search import termwrite
 from index.search.schema import SINGLE_POSITION, WordAnalyzer, WordPositions
+from index.search.whoosh_private import (
+    POSTING_SIZE,
+    FieldLengths,
+    Posting,
+    PostingPoolBase,
+    SegmentWriterBase,
+    is_w3_field_writer,
+    pack_uint,
+)
 
-_Posting = tuple[str, bytes, int, float, bytes | None]
-"""(field name, term bytes, document number, weight, value bytes), sorted, as the posting pool yields them."""
 _WORD_FORMATS = (WordPositions, formats.Frequency)
 """The formats whose postings `FastSegmentWriter` makes from `WordAnalyzer.positions` itself."""
-_LENGTHS = [None] + [byte_to_length(code) for code in range(1, 256)]
-"""What each stored length byte decodes to; a 0 byte is "no length", which Whoosh reports as None."""
-
-
-class _Lengths:
-    """The `lengths` argument of `FieldWriter.add_postings`: per-field readers over in-memory columns."""
-
-    def __init__(self, per_doc: Any) -> None:
-        self._per_doc = per_doc
-
-    def doc_field_length_reader(self, fieldname: str, default: int = 0) -> Callable[[int], int | None]:
-        # The same private column reader Whoosh's own `doc_field_length_reader` uses.
-        reader = self._per_doc._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
-        if reader is None:
-            return lambda docnum: default
-        column = bytes(reader._dbfile.get(reader._basepos, reader._count * reader._fixedlen))
-        count, table = len(column), _LENGTHS
-
-        def length(docnum: int) -> int | None:
-            # Past the column's end Whoosh reads its default byte (0), i.e. None, like here.
-            return table[column[docnum]] if docnum < count else None
-
-        return length
 
 
 class _Field:
@@ -63,9 +40,9 @@ class _Field:
 
     A term's postings are (document number, weight, code) triples of doubles (exact for both numbers). The
     code stands for the value bytes: -n is the n-th value the field stored (from 1), n >= 0 is `code_value(n)`
-    (a single position's shared encoding, a frequency). Kept as a list of tuples per term, the postings of a
-    full build's half (~3M) were walked by every full collection, and the ~100k growing lists set off one
-    every 25% of growth: ~0.6 s of collections per 9k papers, which ate what grouping saved.
+    (a single position's shared encoding, a frequency). As lists of tuples per term, the postings of a full
+    build's half (~3M) would be walked by every full collection, and the ~100k growing lists would set one
+    off every 25% of growth: ~0.6 s of collections per 9k papers, more than grouping saves.
     """
 
     __slots__ = ("code_value", "terms", "values")
@@ -86,7 +63,7 @@ class _Field:
         )
 
 
-class _Pool(PostingPool):  # type: ignore[misc]
+class _Pool(PostingPoolBase):
     """A posting pool that keeps our postings grouped by field and term: a commit sorts terms, not postings.
 
     Whoosh's pool holds one (field, term, docnum, weight, value) tuple per posting and sorts them all when
@@ -94,8 +71,8 @@ class _Pool(PostingPool):  # type: ignore[misc]
     numbers documents in order, so each term's postings arrive sorted: kept per term (`_Field`), only the
     ~10k terms of a 1k-paper update (not its ~110k postings) are sorted, and no 5-tuple is made, filtered or
     unzipped per posting. The order, so the segment's bytes, are the same. `add` (Whoosh's merges of small
-    segments, a schema our `add_document` leaves to Whoosh) still takes tuples; when it was used, or a run
-    was spilled, the pool goes back to Whoosh's sorted tuples (`iter_postings`), the grouped ones made tuples.
+    segments, a schema our `add_document` leaves to Whoosh) still takes tuples; once it is used, or a run is
+    spilled, the pool writes Whoosh's sorted tuples (`iter_postings`), the grouped postings made tuples.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -104,22 +81,12 @@ class _Pool(PostingPool):  # type: ignore[misc]
         self.words: dict[str, _Field] = {}
         """Fields whose terms are kept as the analyzer's strings (hashed once, not encoded per posting)."""
 
-    def add(self, item: tuple[str, bytes, int, float, bytes | None]) -> None:
-        """`PostingPool.add` without its per-posting asserts (the same size estimate)."""
-        fieldname, text, _docnum, _weight, value = item
-        self.fieldnames.add(fieldname)
-        # PostingPool's estimate of the tuple's memory, term by term summed into one constant.
-        self.currentsize += 150 + len(fieldname) + 2 * len(text) + (len(value) if value else 0)
-        if self.currentsize > self.limit:
-            self.save()
-        self.current.append(item)
-
     def terms_of(self, fieldname: str) -> _Field:
-        """The postings of `fieldname` by term bytes, to add one document's postings to (then `grew`)."""
+        """The postings of `fieldname` by term bytes, to add one document's postings to (then `grow`)."""
         field = self.grouped.get(fieldname)
         if field is None:
             field = self.grouped[fieldname] = _Field(None)
-            self.fieldnames.add(fieldname)
+            self.note_field(fieldname)
         return field
 
     def words_of(self, fieldname: str, code_value: Callable[[int], bytes]) -> _Field:
@@ -127,27 +94,13 @@ class _Pool(PostingPool):  # type: ignore[misc]
         field = self.words.get(fieldname)
         if field is None:
             field = self.words[fieldname] = _Field(code_value)
-            self.fieldnames.add(fieldname)
+            self.note_field(fieldname)
         return field
-
-    def grew(self, size: int) -> None:
-        """Count `size` more (PostingPool's estimate); past the limit, everything held becomes a run."""
-        self.currentsize += size
-        if self.currentsize > self.limit:
-            self.save()
-
-    def save(self) -> None:
-        self._ungroup()
-        super().save()
-
-    def iter_postings(self) -> Any:
-        self._ungroup()
-        return super().iter_postings()
 
     def take_grouped(self) -> list[tuple[str, _Field, list[tuple[bytes, array[float]]]]] | None:
         """Each field's terms in Whoosh's order (fields by name, terms by bytes) with their postings, if the
         grouped ones are all there is (no tuples added, no run spilled, no field both ways), else None."""
-        if self.current or self.runs or self.words.keys() & self.grouped.keys():
+        if self.holds_postings() or self.words.keys() & self.grouped.keys():
             return None
         fields: list[tuple[str, _Field, list[tuple[bytes, array[float]]]]] = []
         for fieldname in sorted(self.grouped.keys() | self.words.keys()):
@@ -163,20 +116,20 @@ class _Pool(PostingPool):  # type: ignore[misc]
         self.grouped, self.words = {}, {}
         return fields
 
-    def _ungroup(self) -> None:
-        """Move the grouped postings into `current` as Whoosh's tuples (any order: runs are sorted)."""
-        current = self.current
+    def before_sort(self) -> None:
+        """Hand the grouped postings to Whoosh's pool as its tuples, before it sorts them into a run or for
+        the segment."""
         for fieldname, field in [*self.grouped.items(), *self.words.items()]:
             for text, rows in field.terms.items():
                 btext = text.encode("utf-8") if isinstance(text, str) else text
-                current.extend(
+                self.hold(
                     [(fieldname, btext, *posting) for posting in zip(*field.columns(rows), strict=True)]
                 )
         self.grouped, self.words = {}, {}
 
 
-class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
-    """`SegmentWriter` with a leaner posting pool, whose `_flush_segment` reads field lengths from memory.
+class FastSegmentWriter(SegmentWriterBase):
+    """`SegmentWriter` with a leaner posting pool (`_Pool`), whose terms are each written in one call.
 
     Segments are written as separate files, not Whoosh's default single compound file: a reader opens a
     compound file's postings as a BytesIO copy of them (340 MB of the reader's memory at 250k papers), and
@@ -185,8 +138,7 @@ class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
 
     def __init__(self, ix: Any, **kwargs: Any) -> None:
         kwargs.setdefault("compound", False)
-        super().__init__(ix, **kwargs)
-        self.pool = _Pool(self._tempstorage, self.newsegment, limitmb=kwargs.get("limitmb", 128))
+        super().__init__(ix, _Pool, **kwargs)
         # Spelling words and term vectors are not written by our `add_document`; our schema has neither.
         self._plain_schema = not any(
             field.separate_spelling() or field.vector for _name, field in self.schema.items()
@@ -199,14 +151,8 @@ class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
         if not self._plain_schema:
             super().add_document(**fields)
             return
-        self._check_state()
-        perdocwriter = self.perdocwriter
+        docnum, docboost, fieldnames = self.start_document(fields)
         schema = self.schema
-        docnum = self.docnum
-        docboost = self._doc_boost(fields)
-        fieldnames = sorted([name for name in fields if not name.startswith("_")])
-        self._check_fields(schema, fieldnames)
-        perdocwriter.start_doc(docnum)
         try:
             for fieldname in fieldnames:
                 value = fields.get(fieldname)
@@ -215,33 +161,29 @@ class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
                 field = schema[fieldname]
                 length = 0
                 if field.indexed:
-                    fieldboost = self._field_boost(fields, fieldname, docboost)
-                    fmt = field.format
-                    if (
-                        type(fmt) in _WORD_FORMATS
-                        and type(field.analyzer) is WordAnalyzer
-                        and type(value) is str
-                    ):
-                        found = field.analyzer.positions(value)
-                        if field.scorable:
-                            length = sum(map(len, found.values()))
-                        if type(fmt) is WordPositions:
-                            self._add_positions(fieldname, found, fmt, fieldboost, docnum)
-                        else:
-                            self._add_frequencies(fieldname, found, fmt.field_boost, fieldboost, docnum)
-                    else:
-                        length = self._index_slowly(field, fieldname, value, fieldboost, docnum)
-                customval = fields.get(f"_stored_{fieldname}", value)
-                perdocwriter.add_field(fieldname, field, customval if field.stored else None, length)
-                column = field.column_type
-                if column and customval is not None:
-                    perdocwriter.add_column_value(fieldname, column, field.to_column_value(customval))
+                    fieldboost = self.field_boost(fields, fieldname, docboost)
+                    length = self._index(field, fieldname, value, fieldboost, docnum)
+                self.store_field(fields, fieldname, field, value, length)
         except ValueError:
-            perdocwriter.cancel_doc()
+            self.cancel_document()
             raise
-        perdocwriter.finish_doc()
-        self._added = True
-        self.docnum += 1
+        self.finish_document()
+
+    def _index(self, field: Any, fieldname: str, value: Any, fieldboost: float, docnum: int) -> int:
+        """One field's postings of a document into the pool; returns the field's length (0: not scored)."""
+        fmt = field.format
+        if (
+            type(fmt) not in _WORD_FORMATS
+            or type(field.analyzer) is not WordAnalyzer
+            or type(value) is not str
+        ):
+            return self._index_slowly(field, fieldname, value, fieldboost, docnum)
+        found = field.analyzer.positions(value)
+        if type(fmt) is WordPositions:
+            self._add_positions(fieldname, found, fmt, fieldboost, docnum)
+        else:
+            self._add_frequencies(fieldname, found, fmt.field_boost, fieldboost, docnum)
+        return sum(map(len, found.values())) if field.scorable else 0
 
     def _add_positions(
         self,
@@ -259,11 +201,11 @@ class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
         once = 1.0 * boost * fieldboost
         field = self.pool.words_of(fieldname, _single_position)
         terms, values = field.terms, field.values
-        size = len(found) * (150 + len(fieldname))
+        size = len(found) * (POSTING_SIZE + len(fieldname))
         for text, at in found.items():
             rows = terms.get(text)
             if rows is None:
-                text.encode("utf-8")  # a word that cannot be a term fails here, as it did in Whoosh's loop
+                text.encode("utf-8")  # a word that cannot be a term fails here, as in Whoosh's loop
                 rows = terms[text] = array("d")
             if len(at) == 1:  # most words: their encoding is kept by position (`WordPositions.encode`)
                 value = single.get(at[0]) or encode(at)
@@ -273,7 +215,7 @@ class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
                 values.append(value)
                 rows.extend((docnum, float(len(at)) * boost * fieldboost, -len(values)))
             size += 2 * len(text) + len(value)
-        self.pool.grew(size)
+        self.pool.grow(size)
 
     def _add_frequencies(
         self, fieldname: str, found: dict[str, list[int]], boost: float, fieldboost: float, docnum: int
@@ -289,8 +231,8 @@ class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
                 text.encode("utf-8")  # (as in `_add_positions`)
                 rows = terms[text] = array("d")
             rows.extend((docnum, float(len(at)) * boost * fieldboost, len(at)))
-            size += 154 + len(fieldname) + 2 * len(text)
-        self.pool.grew(size)
+            size += POSTING_SIZE + len(fieldname) + 2 * len(text) + 4  # (4: the packed count)
+        self.pool.grow(size)
 
     def _index_slowly(
         self, field_type: Any, fieldname: str, value: Any, fieldboost: float, docnum: int
@@ -308,30 +250,24 @@ class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
                 rows = terms[tbytes] = array("d")
             values.append(vbytes)
             rows.extend((docnum, weight * fieldboost, -len(values)))
-            size += 150 + len(fieldname) + 2 * len(tbytes) + (len(vbytes) if vbytes else 0)
-        self.pool.grew(size)
+            size += POSTING_SIZE + len(fieldname) + 2 * len(tbytes) + (len(vbytes) if vbytes else 0)
+        self.pool.grow(size)
         return length
 
-    def _flush_segment(self) -> None:
-        # SegmentWriter._flush_segment, with the per-document reader wrapped and the pool's terms written
-        # as they are grouped when they can be.
-        self.perdocwriter.close()
-        per_doc = self.per_document_reader() if self.codec.length_stats else None
-        lengths = _Lengths(per_doc) if per_doc is not None else None
-        grouped = self.pool.take_grouped() if termwrite.supported(self.fieldwriter) else None
+    def write_postings(self, fieldwriter: Any, lengths: FieldLengths | None) -> None:
+        """Each term's postings in one `TermWriter.add`: as the pool grouped them when it holds nothing else
+        (`_Pool.take_grouped`), else from its sorted tuples (`add_postings`)."""
+        grouped = self.pool.take_grouped() if is_w3_field_writer(fieldwriter) else None
         if grouped is not None:
-            _write_grouped(self.fieldwriter, self.schema, lengths, grouped)
+            _write_grouped(fieldwriter, self.schema, lengths, grouped)
         else:
-            add_postings(self.fieldwriter, self.schema, lengths, self.pool.iter_postings())
-        self.fieldwriter.close()
-        if per_doc is not None:
-            per_doc.close()
+            add_postings(fieldwriter, self.schema, lengths, self.pool.iter_postings())
 
 
 def _write_grouped(
     fieldwriter: Any,
     schema: Any,
-    lengths: _Lengths | None,
+    lengths: FieldLengths | None,
     fields: list[tuple[str, _Field, list[tuple[bytes, array[float]]]]],
 ) -> None:
     """The pool's grouped postings (`_Pool.take_grouped`), one `TermWriter.add` per term."""
@@ -351,16 +287,16 @@ def _single_position(position: int) -> bytes:
     return SINGLE_POSITION[position]
 
 
-def add_postings(fieldwriter: Any, schema: Any, lengths: Any, items: Iterable[_Posting]) -> None:
+def add_postings(fieldwriter: Any, schema: Any, lengths: Any, items: Iterable[Posting]) -> None:
     """`FieldWriter.add_postings` a term at a time instead of a posting at a time: the same bytes in the same
     files, each term written by one `TermWriter.add` (see termwrite.py) from its postings' columns, not by
     one `add_posting` per posting and a dozen calls per block (the sorted postings of a commit come from our
     own pool, so Whoosh's order and type checks add nothing).
 
-    Half of writing a small segment (an update's 1k papers) was that per-posting path. Any other field
+    That per-posting path is half of writing a small segment (an update's 1k papers). Any other field
     writer goes through Whoosh's own method.
     """
-    if not termwrite.supported(fieldwriter):
+    if not is_w3_field_writer(fieldwriter):
         fieldwriter.add_postings(schema, lengths, items)
         return
     for fieldname, field_postings in groupby(items, key=itemgetter(0)):

@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from whoosh.columns import TranslatingColumnReader, VarBytesColumn
+
+from index.search.whoosh_private import var_bytes_values
 
 FIELD = "id"
 LOOKUP_MAX = 2000
@@ -58,11 +59,9 @@ def paper_ids(searcher: Any) -> npt.NDArray[np.object_]:
 
 
 def _segment_ids(column: Any) -> list[str]:
-    raw = column.raw_column() if isinstance(column, TranslatingColumnReader) else None
-    if isinstance(raw, VarBytesColumn.Reader) and raw._offsets is not None and len(raw._lengths):
-        offsets, lengths = raw._offsets, raw._lengths
-        end = offsets[-1] + lengths[-1]
-        block = bytes(raw._dbfile.get(raw._basepos, end))
+    whole = var_bytes_values(column)
+    if whole is not None:
+        block, offsets, lengths = whole
         text = block.decode("utf-8")
         if len(text) == len(block):  # ASCII: character offsets are byte offsets
             return [text[start : start + size] for start, size in zip(offsets, lengths, strict=True)]

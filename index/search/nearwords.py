@@ -1,7 +1,7 @@
 """Indexed words within a few typos of a word, found with array arithmetic instead of a walk of the lexicon.
 
 "Did you mean" runs on every keystroke that finds little, which while a word is being typed is most of them;
-Whoosh's `terms_within` took 150-250 ms a word at 56k papers (a Python automaton over the lexicon, or a
+Whoosh's `terms_within` takes 150-250 ms a word at 56k papers (a Python automaton over the lexicon, or a
 Python edit distance per word when the index has several segments). Here the words sharing the first letter
 are read once per index generation into a matrix of code points, and the edit distance to all of them is one
 dynamic programme over whole columns: the same words come out (a test compares both ways), in milliseconds.
@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from whoosh.reading import IndexReader, SegmentReader
+
+from index.search.whoosh_private import terms_within_swaps
 
 Codes = npt.NDArray[np.int32]
 
@@ -30,12 +31,7 @@ class NearWords:
     def __init__(self, reader: Any, field: str) -> None:
         self.reader = reader
         self.field = field
-        method = type(reader).terms_within
-        self._swaps: bool | None = None
-        if method is IndexReader.terms_within:
-            self._swaps = True
-        elif method is SegmentReader.terms_within:
-            self._swaps = False
+        self._swaps = terms_within_swaps(reader)
         self._letters: dict[str, tuple[list[str], Codes, npt.NDArray[np.int64]]] = {}
 
     def within(self, word: str, maxdist: int) -> list[str]:
@@ -64,7 +60,7 @@ class NearWords:
             field = self.reader.schema[self.field]
             # Each segment's words, merged as a set: the order does not matter to the callers, and a
             # MultiReader's heap merge of the segments costs more than the rest of the table.
-            segments = getattr(self.reader, "readers", None) or [self.reader]
+            segments = [segment for segment, _base in self.reader.leaf_readers()]
             found = set().union(*(segment.expand_prefix(self.field, letter) for segment in segments))
             words = [field.from_bytes(btext) for btext in sorted(found)]
             lengths = np.fromiter((len(word) for word in words), dtype=np.int64, count=len(words))

@@ -16,12 +16,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from whoosh.codec import whoosh3
-from whoosh.util.numeric import byte_to_length
+from index.search.whoosh_private import deleted_set, field_lengths, read_postings, unfiltered
 
 FIELD = "abstract"
 K1, B = 1.2, 0.75
-_LENGTHS = [byte_to_length(byte) for byte in range(256)]
 _CACHED_POSTINGS = 2_000_000
 """Postings kept decoded per index generation (12 bytes each)."""
 
@@ -71,8 +69,8 @@ class Postings:
                 if (FIELD, term) not in leaf:
                     continue
                 lengths = self._leaf_lengths(number, leaf)
-                ids, counts = read_postings(_unfiltered(leaf, leaf.postings(FIELD, term)))
-                deleted = _deleted(leaf)
+                ids, counts = read_postings(unfiltered(leaf, leaf.postings(FIELD, term)))
+                deleted = deleted_set(leaf)
                 for docnum, count in zip(ids, counts, strict=True):
                     if docnum not in deleted:
                         norm = K1 * (1 - B + B * lengths[docnum] / self._average)
@@ -116,60 +114,3 @@ class Counts:
         if known is None:
             known = self._known[field, term] = int(self._reader.doc_frequency(field, term))
         return known
-
-
-def field_lengths(leaf: Any, field: str) -> list[int]:
-    """Each document's length in `field` (as Whoosh stores it, one byte) in one segment.
-
-    whoosh3 keeps them in a column of one byte per document: read whole, that is ~1 ms for 28k documents
-    where asking `doc_field_length` per document takes ~40 ms; any other layout is asked document by document
-    (a test compares both ways).
-    """
-    count = int(leaf.doc_count_all())
-    try:
-        column = leaf._perdoc._cached_reader(whoosh3._lenfield(field), whoosh3.LENGTHS_COLUMN)
-        if column is None:  # no document has the field (no titles in a plain listing): all zero, as
-            return [0] * count  # whoosh3's doc_field_length answers, without a stat per document
-        raw = column._dbfile.get(column._basepos, count) if column._fixedlen == 1 else b""
-    except (AttributeError, TypeError):
-        raw = b""
-    if len(raw) == count:
-        return [_LENGTHS[byte] for byte in raw]
-    return [leaf.doc_field_length(docnum, field) or 0 for docnum in range(count)]
-
-
-def _unfiltered(leaf: Any, matcher: Any) -> Any:
-    """The segment's own matcher under whoosh3's deleted-documents filter, which steps one posting at a time
-    (the caller leaves deleted documents out by `_deleted`, a set); as it is when there is no filter."""
-    child = getattr(matcher, "child", None)
-    return child if child is not None and _deleted(leaf) else matcher
-
-
-def _deleted(leaf: Any) -> frozenset[int]:
-    """A segment's deleted documents (whoosh3 keeps them as a set; empty when there are none or no set)."""
-    deleted = getattr(leaf, "deleted_docs_set", None) if leaf.has_deletions() else None
-    return deleted if isinstance(deleted, frozenset) else frozenset()
-
-
-def read_postings(matcher: Any) -> tuple[list[int], list[float]]:
-    """All (document number, term frequency) of a fresh posting-list matcher.
-
-    Whoosh's codec decodes a block of up to 128 postings at once; stepping through them one call per posting
-    costs a third more, so whole blocks are taken when the matcher offers them (whoosh3's `W3LeafMatcher`,
-    pinned in pyproject.toml; a test compares both ways).
-    """
-    ids: list[int] = []
-    counts: list[float] = []
-    if all(hasattr(matcher, name) for name in ("_read_ids", "_read_weights", "_next_block")):
-        while matcher.is_active():
-            matcher._read_ids()
-            matcher._read_weights()
-            ids.extend(matcher._ids)
-            counts.extend(matcher._weights)
-            matcher._next_block()
-        return ids, counts
-    while matcher.is_active():
-        ids.append(matcher.id())
-        counts.append(matcher.weight())
-        matcher.next()
-    return ids, counts

@@ -12,6 +12,8 @@ from typing import Any
 
 from whoosh import qparser, query
 
+from index.search.whoosh_private import expand_once
+
 DEFAULT_FIELDS = ("headline", "abstract", "authors")
 FIELD_ALIASES = {
     "headline": ["title"],
@@ -175,32 +177,7 @@ def share_expansions(parsed: Any) -> None:
     so the hits and scores, are the same.
     """
     for leaf in parsed.leaves():
-        if isinstance(leaf, query.MultiTerm) and "_btexts" not in vars(leaf):
-            leaf._btexts = _Expansions(leaf._btexts)
-
-
-class _Expansions:
-    """One leaf's expanded terms per reader (held by reference, so its id is never reused meanwhile)."""
-
-    def __init__(self, expand: Any) -> None:
-        self._expand = expand
-        self._seen: dict[int, tuple[Any, list[bytes]]] = {}
-
-    def __call__(self, reader: Any) -> list[bytes]:
-        known = self._seen.get(id(reader))
-        if known is None:
-            known = self._seen[id(reader)] = (reader, list(self._expand(reader)))
-        return known[1]
-
-    def seed(self, reader: Any, words: list[bytes]) -> None:
-        """Take an expansion made earlier for an equal leaf (the fast ranker keeps them per generation)."""
-        self._seen.setdefault(id(reader), (reader, words))
-
-
-def seed_expansion(leaf: Any, reader: Any, words: list[bytes]) -> None:
-    """Hand `leaf` (made expand-once by `share_expansions`) the terms it expands to in `reader`."""
-    if isinstance(vars(leaf).get("_btexts"), _Expansions):
-        leaf._btexts.seed(reader, words)
+        expand_once(leaf)
 
 
 def malformed(text: str) -> str | None:

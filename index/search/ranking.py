@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from whoosh import collectors
@@ -47,7 +47,7 @@ def rank(
 
     With `fast` (this generation's array ranker) the scores are computed over whole posting lists at once:
     the same hits, scores and order (tests compare them), at a fraction of the cost; a query it cannot
-    reproduce, or a part of one that runs past the time limit, is searched by Whoosh as before.
+    reproduce, or a part of one that runs past the time limit, is searched by Whoosh.
 
     With `top`, Whoosh keeps a heap instead of sorting every match: the same first `top` hits in the same
     order (ties go to the lower document number either way). Unscored, the matches come in index order with
@@ -98,8 +98,11 @@ class _Unscored(collectors.UnsortedCollector):  # type: ignore[misc]
     """Matches without scores, stepped through in order.
 
     Whoosh's own unscored path asks the matcher for `all_ids()`, which intersects an And as two full sets:
-    `diffusion models` took twice as long as scoring it. Stepping keeps the skip_to intersection.
+    `diffusion models` takes twice as long as scoring it. Stepping keeps the skip_to intersection.
     """
 
-    def matches(self) -> Any:
-        return self._step_through_matches()
+    def matches(self) -> Iterator[int]:
+        matcher = self.matcher  # the current segment's, set by `set_subsearcher`
+        while matcher.is_active():
+            yield matcher.id()
+            matcher.next()

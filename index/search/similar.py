@@ -25,11 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from whoosh.matching.wrappers import FilterMatcher
-
 from index.search.highlight import WordTerms
-from index.search.postings import K1, Postings, read_postings
+from index.search.postings import K1, Postings
 from index.search.schema import WORD_RE
+from index.search.whoosh_private import read_postings, unfiltered
 
 KEY_TERMS = 40
 """Key terms looked up per paper: on the sample / among 56k, 25 gave 0.70 / 0.46, 40 0.75 / 0.48, 60 0.76 /
@@ -233,10 +232,9 @@ class HeadlinePostings:
             if ("headline", term) not in reader:
                 continue
             deleted = reader.is_deleted if reader.has_deletions() else None
-            matcher = reader.postings("headline", term)
             # Deleted documents are skipped below: read the codec's matcher under Whoosh's filter, whose
             # one-call-per-posting stepping costs several times the block reads `read_postings` does.
-            ids, counts = read_postings(matcher.child if isinstance(matcher, FilterMatcher) else matcher)
+            ids, counts = read_postings(unfiltered(reader, reader.postings("headline", term)))
             for docnum, count in zip(ids, counts, strict=True):
                 if deleted is None or not deleted(docnum):
                     docnums.append(docnum + offset)

@@ -16,7 +16,14 @@ import numpy as np
 import numpy.typing as npt
 from whoosh import scoring
 
-from index.search.postings import _deleted, _unfiltered, field_lengths, read_postings
+from index.search.whoosh_private import (
+    block_deltas,
+    bm25f_b,
+    deleted_set,
+    field_lengths,
+    read_postings,
+    unfiltered,
+)
 
 Docnums = npt.NDArray[np.int64]
 Scores = npt.NDArray[np.float64]
@@ -43,7 +50,7 @@ class SegmentArrays:
         self.searcher = searcher
         self.reader = searcher.reader()
         self.size = int(self.reader.doc_count_all())
-        deleted = _deleted(self.reader)
+        deleted = deleted_set(self.reader)
         self.live: Mask = np.ones(self.size, dtype=np.bool_)
         if deleted:
             self.live[np.fromiter(deleted, dtype=np.int64, count=len(deleted))] = False
@@ -85,7 +92,7 @@ class SegmentArrays:
         parent = self.searcher.get_parent()
         idf = parent.idf(field, btext)
         avgfl = parent.avg_field_length(field) or 1
-        b = self._weighting._field_B.get(field, self._weighting.B)
+        b = bm25f_b(self._weighting, field)
         k1 = self._weighting.K1
         lengths = self.lengths(field)[docnums]
         # The expression of whoosh.scoring.bm25, operation for operation.
@@ -107,22 +114,12 @@ def decode(reader: Any, field: str, btext: bytes) -> tuple[Docnums, npt.NDArray[
     them with numpy skips a Python generator per posting (a third of the decoding time). Other matchers
     are stepped through (a test compares both ways).
     """
-    matcher = _unfiltered(reader, reader.postings(field, btext))
-    names = ("_read_data", "_read_weights", "_next_block", "_data", "_byteids")
-    if not all(hasattr(matcher, name) for name in names) or matcher._byteids:
+    matcher = unfiltered(reader, reader.postings(field, btext))
+    blocks = block_deltas(matcher)
+    if blocks is None:
         ids, counts = read_postings(matcher)
         return np.asarray(ids, dtype=np.int64), np.asarray(counts, dtype=np.float64)
-    deltas: list[int] = []
-    weights: list[float] = []
-    starts: list[int] = []
-    while matcher.is_active():
-        if matcher._data is None:
-            matcher._read_data()
-        starts.append(len(deltas))
-        deltas.extend(matcher._data[0])
-        matcher._read_weights()
-        weights.extend(matcher._weights)
-        matcher._next_block()
+    deltas, weights, starts = blocks
     if not deltas:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64)
     summed = np.cumsum(np.asarray(deltas, dtype=np.int64))

@@ -3,11 +3,12 @@
 Whoosh writes each term through five objects: the field writer starts it, the postings writer buffers it and
 writes each block (with a fresh block buffer, a `TermInfo.add_block`, three "minify" calls and three file
 writes), the term info packs itself, and the ordered hash file appends its record with four more writes.
-That is ~60 Python calls a term, and a term is mostly one short block: writing the 10k terms of a 1k-paper
-update cost ~0.45 s, a quarter of the update, in calls rather than work. Here one function per term does
+That is ~60 Python calls a term, and a term is mostly one short block: for the 10k terms of a 1k-paper
+update, ~0.45 s, a quarter of the update, goes to calls rather than work. Here one function per term does
 what those calls do, in the same order with the same values (pickled block data, zlib only at and above
 Whoosh's `COMPRESSION_MIN_SIZE`, block info, term info, hash record), and each file gets one write per
-megabyte. A test compares the segment files byte for byte with Whoosh's own writer.
+megabyte. The files and their parts are whoosh3's (whoosh_private.py); a test compares the segment files
+byte for byte with Whoosh's own writer.
 """
 
 from __future__ import annotations
@@ -19,49 +20,41 @@ from operator import sub
 from pickle import dumps
 from typing import Any
 
-from whoosh.codec import whoosh3
-from whoosh.filedb import filetables
-from whoosh.system import pack_int, pack_long, pack_ushort
-from whoosh.util.numeric import length_to_byte
+from index.search.whoosh_private import (
+    COMPRESSION_MIN_SIZE,
+    POSTINGS_HEADER,
+    FieldFiles,
+    add_term_record,
+    length_to_byte,
+    pack_int,
+    pack_long,
+    pack_term_info,
+)
 
-_HEADER = whoosh3.WHOOSH3_HEADER_MAGIC
-_TERMINFO = whoosh3.W3TermInfo._struct.pack
-_RECORD = filetables._lengths.pack
-"""The (key length, value length) header of a hash file record."""
 _FLUSH = 1 << 20
-
-
-def supported(fieldwriter: Any) -> bool:
-    """Whether `fieldwriter` is exactly what `TermWriter` reproduces: Whoosh 3's field writer over an
-    ordered hash term file, with number ids and no inlined postings (the default W3 codec)."""
-    return (
-        type(fieldwriter) is whoosh3.W3FieldWriter
-        and type(fieldwriter._tindex) is filetables.OrderedHashWriter
-        and type(fieldwriter._codec) is whoosh3.W3Codec
-        and fieldwriter._codec._inlinelimit <= 1
-    )
 
 
 class TermWriter:
     """One field's terms, in order, after `start_field`; `close` before `finish_field`.
 
     Args:
-        fieldwriter: a W3 field writer (see `supported`) whose field has just been started.
+        fieldwriter: a W3 field writer (`whoosh_private.is_w3_field_writer`) whose field is just started.
         length_of: each document's length in this field (None or 0: unknown), for the blocks' length bounds;
             None when the codec keeps no length statistics.
     """
 
     def __init__(self, fieldwriter: Any, length_of: Callable[[int], int | None] | None) -> None:
-        postwriter = fieldwriter._postwriter
-        self._limit: int = postwriter._blocklimit
-        self._compression: int = postwriter._compression
-        self._fixed: int | None = fieldwriter._format.fixed_value_size()
+        files = FieldFiles(fieldwriter)
+        self._limit = files.block_limit
+        self._compression = files.compression
+        self._fixed = files.fixed_value_size
         self._length_of = length_of
-        self._postfile = fieldwriter._postfile
-        self._tindex = fieldwriter._tindex
-        self._prefix = pack_ushort(fieldwriter._fieldid)
+        self._postfile = files.postings
+        self._tindex = files.terms
+        self._termfile = files.terms_file
+        self._prefix = files.key_prefix
         self._postpos: int = self._postfile.tell()
-        self._trmpos: int = self._tindex.dbfile.tell()
+        self._trmpos: int = self._termfile.tell()
         self._posts: list[bytes] = []
         self._records: list[bytes] = []
         self._pending = 0
@@ -75,7 +68,7 @@ class TermWriter:
         length_of, fixed = self._length_of, self._fixed
         out = self._posts
         start = pos = self._postpos
-        out.append(_HEADER)
+        out.append(POSTINGS_HEADER)
         pos += 4
         total: float = 0
         min_length: int | None = None
@@ -106,7 +99,7 @@ class TermWriter:
             max_length = max(max_length, high)
             max_weight = max(max_weight, block_weight)
             data = dumps((_deltas(ids), _mini_weights(stored), _mini_values(vals, fixed)), 2)
-            comp = self._compression if len(data) >= whoosh3.COMPRESSION_MIN_SIZE else 0
+            comp = self._compression if len(data) >= COMPRESSION_MIN_SIZE else 0
             if comp:
                 data = zlib.compress(data, comp)
             last = ids[-1]
@@ -117,7 +110,7 @@ class TermWriter:
             out.append(data)
             pos += 4 + size
         self._postpos = pos
-        terminfo = _TERMINFO(
+        terminfo = pack_term_info(
             0,
             total,
             count,
@@ -135,17 +128,9 @@ class TermWriter:
 
     def _record(self, key: bytes, value: bytes) -> None:
         """`OrderedHashWriter.add`, its write kept for `flush`."""
-        tindex = self._tindex
-        if key <= tindex.lastkey:
-            raise ValueError(f"Keys must increase: {tindex.lastkey!r}..{key!r}")
-        at = self._trmpos
-        tindex.index.append(at)
-        record = _RECORD(len(key), len(value)) + key + value
+        record = add_term_record(self._tindex, key, value, self._trmpos)
         self._records.append(record)
-        self._trmpos = at + len(record)
-        h = tindex.hashfn(key)
-        tindex.buckets[h & 255].append((h, at))
-        tindex.lastkey = key
+        self._trmpos += len(record)
 
     def flush(self) -> None:
         """Write what is buffered (one write per file)."""
@@ -153,7 +138,7 @@ class TermWriter:
             self._postfile.write(b"".join(self._posts))
             self._posts.clear()
         if self._records:
-            self._tindex.dbfile.write(b"".join(self._records))
+            self._termfile.write(b"".join(self._records))
             self._records.clear()
         self._pending = 0
 

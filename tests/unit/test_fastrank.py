@@ -25,9 +25,9 @@ from index.search import ranking, termarrays
 from index.search.fastrank import FastRanker, TooSlow
 from index.search.idcolumn import paper_ids
 from index.search.index import SearchIndex
-from index.search.postings import _unfiltered, read_postings
 from index.search.ranking import TIME_LIMIT, rank
 from index.search.termarrays import Unsupported, decode
+from index.search.whoosh_private import read_postings, unfiltered
 
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = REPO / "seeds"
@@ -168,7 +168,7 @@ def test_decoding_whole_blocks_reads_what_stepping_reads(seeds_index: SearchInde
         for field in ("headline", "abstract"):
             for btext in list(reader.lexicon(field))[:200]:
                 docnums, weights = decode(reader, field, btext)
-                ids, counts = read_postings(_unfiltered(reader, reader.postings(field, btext)))
+                ids, counts = read_postings(unfiltered(reader, reader.postings(field, btext)))
                 assert docnums.tolist() == ids
                 assert np.array_equal(weights, np.asarray(counts, dtype=np.float64))
 

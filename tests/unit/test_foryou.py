@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from index.search.index import SearchIndex
-from index.search.postings import field_lengths, read_postings
 from index.search.profile import Profile
+from index.search.whoosh_private import field_lengths, read_postings
 from index.state.store import PaperState, StateStore
 from index.views import compute_view, for_you
 from tests.unit.search_fixtures import Row, built_index, listing_order, make_catalog, marked_state
