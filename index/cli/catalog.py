@@ -18,6 +18,7 @@ from index.cli.errors import CommandError
 from index.listings.catalog import headline_for, no_headline, paper_headline
 from index.models import Catalog, Entry, Paper, Source
 from index.render.abstract import sanitize, to_plain
+from index.render.pdf_glyphs import counts as glyph_counts
 from index.search.snapshot import Snapshot
 
 MIN_PREFIX = 4
@@ -39,7 +40,12 @@ def register(subparsers: cli_common.Subparsers, common: argparse.ArgumentParser)
             "one line per paper: id, headline, venue",
             "a JSON array of papers with their sources",
         ),
-        ("stats", _run_stats, "listings, paragraphs, papers, duplicates, warnings", "one JSON object"),
+        (
+            "stats",
+            _run_stats,
+            "listings, paragraphs, papers, duplicates, warnings, PDF glyphs",
+            "one JSON object",
+        ),
     ):
         cli_common.add_command(
             subparsers, common, name, handler, help, description=handler.__doc__, json=json_help
@@ -121,9 +127,11 @@ def _run_list(args: argparse.Namespace) -> int:
 
 
 def _run_stats(args: argparse.Namespace) -> int:
-    """Count listings, paper paragraphs, distinct papers and duplicates, and repeat any warnings."""
+    """Count listings, paper paragraphs, distinct papers and duplicates, repeat any warnings, and count the
+    PDF glyphs (`(cid:NNN)`) rendering puts back or drops."""
     catalog = _load(args, no_headline, required=False)
     warnings = [sanitize(str(notice)) for notice in catalog.notices]
+    repaired, dropped = _pdf_glyphs(catalog)
     if args.json:
         listings = [
             cli_common.fields(listing, "path", "name", "format", "venue", "year")
@@ -136,6 +144,7 @@ def _run_stats(args: argparse.Namespace) -> int:
             "papers": len(catalog.papers),
             "duplicates": catalog.duplicates,
             "warnings": warnings,
+            "pdf_glyphs": {"repaired": repaired, "dropped": dropped},
             "files": listings,
         }
         _write(_dumps(summary))
@@ -148,6 +157,7 @@ def _run_stats(args: argparse.Namespace) -> int:
         ("warnings", len(warnings)),
     ]
     lines = [f"{label:<11} {value:>7}" for label, value in rows]
+    lines.append(f"{'pdf glyphs':<11} {repaired:>7} repaired, {dropped} dropped")
     if catalog.listings:
         lines.append("")
         width = max(len(str(len(listing.entries))) for listing in catalog.listings)
@@ -156,6 +166,16 @@ def _run_stats(args: argparse.Namespace) -> int:
             lines.append(f"{count} paragraphs  {sanitize(listing.name)}  ({sanitize(listing.path)})")
     _write_lines(lines)
     return 0
+
+
+def _pdf_glyphs(catalog: Catalog) -> tuple[int, int]:
+    """`(cid:NNN)` artefacts over all papers: how many rendering puts back and how many it drops unknown."""
+    repaired = dropped = 0
+    for paper in catalog.papers:
+        if "(cid:" in paper.abstract:
+            found = glyph_counts(paper.abstract)
+            repaired, dropped = repaired + found[0], dropped + found[1]
+    return repaired, dropped
 
 
 def _run_show(args: argparse.Namespace) -> int:
