@@ -35,7 +35,12 @@ def register(subparsers: cli_common.Subparsers, common: argparse.ArgumentParser)
             "one line per paper: id, headline, venue",
             "a JSON array of papers with their sources",
         ),
-        ("stats", _run_stats, "listings, paragraphs, papers, duplicates, warnings", "one JSON object"),
+        (
+            "stats",
+            _run_stats,
+            "listings, paragraphs, papers, duplicates, warnings, PDF glyphs",
+            "one JSON object",
+        ),
     ):
         cli_common.add_command(
             subparsers, common, name, handler, help, description=handler.__doc__, json=json_help
@@ -88,9 +93,12 @@ def _run_list(args: argparse.Namespace) -> int:
 
 
 def _run_stats(args: argparse.Namespace) -> int:
-    """Count listings, paper paragraphs, distinct papers and duplicates, and repeat any warnings."""
-    catalog = _load(args, required=False).catalog()
+    """Count listings, paper paragraphs, distinct papers and duplicates, repeat any warnings, and count the
+    PDF glyphs (`(cid:NNN)`) rendering puts back or drops."""
+    papers = _load(args, required=False)
+    catalog = papers.catalog()
     warnings = [safe(str(notice)) for notice in catalog.notices]
+    repaired, dropped = papers.pdf_glyphs()
     if args.json:
         listings = [
             cli_common.fields(listing, "path", "name", "format", "venue", "year")
@@ -103,6 +111,7 @@ def _run_stats(args: argparse.Namespace) -> int:
             "papers": len(catalog.papers),
             "duplicates": catalog.duplicates,
             "warnings": warnings,
+            "pdf_glyphs": {"repaired": repaired, "dropped": dropped},
             "files": listings,
         }
         _write(_dumps(summary))
@@ -115,6 +124,7 @@ def _run_stats(args: argparse.Namespace) -> int:
         ("warnings", len(warnings)),
     ]
     lines = [f"{label:<11} {value:>7}" for label, value in rows]
+    lines.append(f"{'pdf glyphs':<11} {repaired:>7} repaired, {dropped} dropped")
     if catalog.listings:
         lines.append("")
         width = max(len(str(len(listing.entries))) for listing in catalog.listings)

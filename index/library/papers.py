@@ -20,6 +20,7 @@ from index.listings.catalog import headlines_on_demand, load_catalog, no_headlin
 from index.listings.reader import expand_paths
 from index.models import Catalog, Notice, Paper, Rendered
 from index.render.abstract import render, to_plain
+from index.render.pdf_glyphs import counts as glyph_counts
 from index.render.sanitize import safe_url, sanitize
 from index.search.index import IndexUnavailable, SearchIndex
 from index.search.models import Highlight, MatchSpan
@@ -83,6 +84,7 @@ class Papers:
         # Three files of one conference are one listing to a reader: show venue/year only when they differ.
         self.spans_several_listings = len(where) > 1
         self._rendered = lru_cache(maxsize=256)(self._render)
+        self._catalog: Catalog | None = None
 
     @property
     def from_index(self) -> bool:
@@ -174,10 +176,20 @@ class Papers:
         return ((paper.id, paper.headline, paper.venue, paper.year) for paper in self._papers)
 
     def catalog(self) -> Catalog:
-        """Every listing and paper, decoded (`papers stats` counts listings and paragraphs)."""
-        if isinstance(self.source, Snapshot):
-            return replace(self.source.catalog(), notices=self.notices)
-        return replace(self.source, notices=self.notices)
+        """Every listing and paper, decoded once (`papers stats` counts listings and paragraphs)."""
+        if self._catalog is None:
+            whole = self.source.catalog() if isinstance(self.source, Snapshot) else self.source
+            self._catalog = replace(whole, notices=self.notices)
+        return self._catalog
+
+    def pdf_glyphs(self) -> tuple[int, int]:
+        """`(cid:NNN)` artefacts of PDF-extracted abstracts: how many rendering puts back, and drops."""
+        repaired = dropped = 0
+        for paper in self.catalog().papers:
+            if "(cid:" in paper.abstract:
+                found = glyph_counts(paper.abstract)
+                repaired, dropped = repaired + found[0], dropped + found[1]
+        return repaired, dropped
 
 
 class Opened(NamedTuple):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from index.models import Rendered, Span, SpanStyle
-from index.render import latex_spans
+from index.render import latex_spans, pdf_glyphs, urls
 from index.render.damaged import restore
 from index.render.latex import argspec, convert
 from index.render.markup import (
@@ -20,9 +20,13 @@ from index.render.sanitize import sanitize, strip_controls
 
 __all__ = ["needs_rendering", "render", "sanitize", "to_plain"]
 
+# Private-use characters the passes give meaning to: style marks and address placeholders. A listing's own are
+# dropped first, so it can forge neither a span nor an address.
+_OURS = f"{MARKS.pattern[1:-1]}{urls.PLACEHOLDERS}"
+_FORGED = re.compile(f"[{_OURS}]")
 # Anything that could change under rendering. Most abstracts have none of it and skip pylatexenc, which is
 # what keeps indexing 56k abstracts fast.
-_SPECIAL = re.compile(r"[$\\*_&<{}~%`\x00-\x08\x0e-\x1f\x7f-\x9f\ue000-\ue00f]")
+_SPECIAL = re.compile(r"[$\\*_&<{}~%`\x00-\x08\x0e-\x1f\x7f-\x9f" + _OURS + "]")
 _MARK_SPLIT = re.compile("([\ue000-\ue00f])")
 _FALLBACK_MACRO = re.compile(r"\\([A-Za-z]+)\*?(?=\{)|\\([A-Za-z]+)|\\(.)")
 
@@ -34,6 +38,7 @@ def needs_rendering(raw: str) -> bool:
 
 def to_plain(raw: str) -> str:
     """The display text of `raw` without spans, for the search index and the command line."""
+    raw = pdf_glyphs.repair(raw)
     return _render(raw).text if needs_rendering(raw) else sanitize(raw)
 
 
@@ -48,11 +53,14 @@ def render(raw: str) -> Rendered:
     Returns:
         Plain text with collapsed whitespace and spans that index into it.
     """
+    raw = pdf_glyphs.repair(raw)
     return _render(raw) if needs_rendering(raw) else Rendered(sanitize(raw))
 
 
 def _render(raw: str) -> Rendered:
-    text = restore(MARKS.sub("", strip_controls(raw)))
+    # Web addresses sit out every pass below (urls.py): no LaTeX or markdown rule may touch their bytes.
+    text, addresses = urls.protect(_FORGED.sub("", strip_controls(raw)))
+    text = restore(text)
     text = html_to_marks(text)
     text = markdown_to_marks(escape_stray_specials(text))
     pieces: list[str] = []
@@ -61,7 +69,7 @@ def _render(raw: str) -> Rendered:
             pieces.append(ligatures(piece))
         else:
             pieces.append(latex_spans.literal(piece) or _convert(piece))
-    return _collect(strip_controls("".join(pieces)))
+    return _collect(urls.restore(strip_controls("".join(pieces)), addresses))
 
 
 def _convert(piece: str) -> str:

@@ -214,8 +214,10 @@ def _why(
         term: (centroid.get(term, 0.0) + own.get(term, 0.0)) * postings.weight(term, docnum)
         for term in dict.fromkeys([*centroid, *own])
     }
-    best = heapq.nlargest(WHY_TERMS, (item for item in weights.items() if item[1] > 0), key=lambda i: i[1])
-    return tuple(words.get(term, term) for term, _weight in best)
+    best = sorted((item for item in weights.items() if item[1] > 0), key=lambda item: -item[1])
+    # Two terms of one compound ("zero", "shot") are one word shown ("zero-shot"): counted once.
+    shown = dict.fromkeys(words.get(term, term) for term, _weight in best)
+    return tuple(shown)[:WHY_TERMS]
 
 
 def _nearest(postings: Postings, vectors: list[Vector], profile: Vector, docnum: int) -> int:

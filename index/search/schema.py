@@ -13,8 +13,11 @@ from whoosh.lang.porter import stem as porter_stem
 
 from index.headline import HEADLINE_VERSION
 from index.models import Paper, Source
+from index.render import RENDER_VERSION
 
-SCHEMA_VERSION = 3 + 1000 * HEADLINE_VERSION  # headlines are stored: new headline code means a rebuild
+# Rendered abstracts and the headlines made from them are stored: new rendering or headline code means a
+# rebuild. Each version has its own digits (headlines stay below 1000), so no two combinations meet.
+SCHEMA_VERSION = 3 + 1000 * HEADLINE_VERSION + 1_000_000 * RENDER_VERSION
 """Bump when fields, analyzers or the document text change: an index of another version is rebuilt."""
 
 HEADLINE_BOOST = 3.0

@@ -155,6 +155,18 @@ def test_an_ambiguous_prefix_names_the_candidates(tmp_path: Path) -> None:
     assert all(paper_id(abstract) in result.stderr for abstract in pair)
 
 
+def test_stats_counts_the_pdf_glyphs_rendering_puts_back_or_drops(tmp_path: Path) -> None:
+    abstract = "A classi(cid:173) fication of e(cid:11)ects (cid:4242)."
+    listing = tmp_path / "old.txt"
+    listing.write_text(f"Old Papers\n\n{abstract}\n\nNone here.\n")
+    stats = _json("stats", "--listings", str(listing))
+    assert stats["pdf_glyphs"] == {"repaired": 2, "dropped": 1}
+    text = run_papers("stats", "--listings", str(listing)).stdout
+    assert "pdf glyphs        2 repaired, 1 dropped" in text.splitlines()
+    shown = _json("show", paper_id(abstract), "--listings", str(listing))
+    assert (shown["text"], shown["raw"]) == ("A classification of effects .", abstract)
+
+
 def test_listings_come_from_the_environment_too(tmp_path: Path) -> None:
     listing = tmp_path / "mine.txt"
     listing.write_text("My Reading List\n\nOne abstract about things.\n\nAnother abstract.\n")
