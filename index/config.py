@@ -20,7 +20,7 @@ import math
 import os
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -151,46 +151,71 @@ def _read_file(path: Path, must_exist: bool, notices: list[Notice]) -> dict[str,
         return None
 
 
+class _Rejected(ValueError):
+    """A value a key cannot take: why, and what is used instead."""
+
+    def __init__(self, why: str, fallback: str) -> None:
+        super().__init__(why)
+        self.why = why
+        self.fallback = fallback
+
+
+def _listings(value: object, base: Path) -> tuple[Path, ...]:
+    items = [value] if isinstance(value, str) else value
+    if isinstance(items, list) and items and all(isinstance(item, str) and item for item in items):
+        return tuple(_config_path(item, base) for item in items)
+    raise _Rejected("is not a path or a non-empty list of paths", "ignored")
+
+
+def _directory(value: object, base: Path) -> Path:
+    if isinstance(value, str) and value.strip():
+        return _config_path(value, base)
+    raise _Rejected("is not a directory path", "using the default")
+
+
+def _theme(value: object, _base: Path) -> str:
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    raise _Rejected("is not a theme name", "using the default theme")
+
+
+def _delay(value: object, _base: Path) -> float:
+    fallback = f"using {DEFAULT_MARK_READ_DELAY}"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _Rejected("is not a number of seconds", fallback)
+    if not math.isfinite(value) or value < 0:
+        raise _Rejected("is not a number of seconds >= 0", fallback)
+    return float(value)
+
+
+_CONVERTERS: Mapping[str, Callable[[object, Path], object]] = {
+    "listings": _listings,
+    "index_dir": _directory,
+    "data_dir": _directory,
+    "theme": _theme,
+    "mark_read_delay": _delay,
+}
+"""How each plain key's value is checked and converted (paths relative to the file's folder)."""
+
+
 def _validate(path: Path, table: Mapping[str, Any], notices: list[Notice]) -> dict[str, Any]:
     """The keys of one file that hold usable values, converted; each rejected key leaves a notice."""
     out: dict[str, Any] = {}
-    base = path.parent
-
-    def reject(key: str, value: object, why: str, fallback: str) -> None:
-        notices.append(Notice(str(path), f"{key} = {_show(value)} {why}; {fallback}"))
-
     for key, value in table.items():
         if key not in KNOWN_KEYS:
             known = ", ".join(KNOWN_KEYS)
             notices.append(Notice(str(path), f"unknown key {_show_key(key)} (ignored; known keys: {known})"))
-        elif key == "listings":
-            items = [value] if isinstance(value, str) else value
-            if isinstance(items, list) and items and all(isinstance(item, str) and item for item in items):
-                out[key] = tuple(_config_path(item, base) for item in items)
-            else:
-                reject(key, value, "is not a path or a non-empty list of paths", "ignored")
-        elif key in ("index_dir", "data_dir"):
-            if isinstance(value, str) and value.strip():
-                out[key] = _config_path(value, base)
-            else:
-                reject(key, value, "is not a directory path", "using the default")
-        elif key == "theme":
-            if isinstance(value, str) and value.strip():
-                out[key] = value.strip()
-            else:
-                reject(key, value, "is not a theme name", "using the default theme")
-        elif key == "mark_read_delay":
-            fallback = f"using {DEFAULT_MARK_READ_DELAY}"
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                reject(key, value, "is not a number of seconds", fallback)
-            elif not math.isfinite(value) or value < 0:
-                reject(key, value, "is not a number of seconds >= 0", fallback)
-            else:
-                out[key] = float(value)
         elif key == "keymap":
             keymap = _validate_keymap(path, value, notices)
             if keymap is not None:
                 out[key] = MappingProxyType(keymap)
+        else:
+            try:
+                out[key] = _CONVERTERS[key](value, path.parent)
+            except _Rejected as rejected:
+                notices.append(
+                    Notice(str(path), f"{key} = {_show(value)} {rejected.why}; {rejected.fallback}")
+                )
     return out
 
 

@@ -293,30 +293,48 @@ class Converter(LatexNodes2Text):  # type: ignore[misc]
             return " "
         if name in _NOTHING:
             return ""
-        if name in _STYLED:
-            body = node.nodeargd.verbatim_text if name == "verb" else self.args_text(node)
-            return f"{OPEN[_STYLED[name]]}{body}{CLOSE[_STYLED[name]]}"
-        if name in _PLAIN:
-            outer, self._math = self._math, 0
-            try:
-                return self.args_text(node)
-            finally:
-                self._math = outer
-        if name in _CITES:
-            keys = ", ".join(k.strip() for k in self.args_text(node, 3).split(",") if k.strip())
-            pre, post = (self._groupnodecontents_to_text(a) for a in node.nodeargd.argnlist[1:3])
-            if pre and not post:
-                pre, post = "", pre  # natbib: a single optional argument is the postnote
-            inner = ", ".join(part for part in (f"{pre} {keys}".strip(), post) if part)
-            return f" {OPEN['cite']}[{inner}]{CLOSE['cite']}"
-        if name in _REFS:
-            return self.args_text(node)
-        handler = _HANDLERS.get(name)
+        handler = _handler(name)
         if handler is not None:
             return handler(self, node)
         if self.latex_context.get_macro_spec(name) is None:
             return self.args_text(node) or (name if name.isalpha() else "")
         return str(super().macro_node_to_text(node))
+
+    def upright_text(self, node: Any) -> str:
+        """A macro's text argument with no math styling inside it (`\\text{...}` within math)."""
+        outer, self._math = self._math, 0
+        try:
+            return self.args_text(node)
+        finally:
+            self._math = outer
+
+
+def _styled(conv: Converter, node: Any) -> str:
+    name = str(node.macroname)
+    body = node.nodeargd.verbatim_text if name == "verb" else conv.args_text(node)
+    return f"{OPEN[_STYLED[name]]}{body}{CLOSE[_STYLED[name]]}"
+
+
+def _cite(conv: Converter, node: Any) -> str:
+    keys = ", ".join(k.strip() for k in conv.args_text(node, 3).split(",") if k.strip())
+    pre, post = (conv._groupnodecontents_to_text(a) for a in node.nodeargd.argnlist[1:3])
+    if pre and not post:
+        pre, post = "", pre  # natbib: a single optional argument is the postnote
+    inner = ", ".join(part for part in (f"{pre} {keys}".strip(), post) if part)
+    return f" {OPEN['cite']}[{inner}]{CLOSE['cite']}"
+
+
+def _handler(name: str) -> Callable[[Converter, Any], str] | None:
+    """How a macro of one of the known kinds becomes text (None: pylatexenc's own way)."""
+    if name in _STYLED:
+        return _styled
+    if name in _PLAIN:
+        return Converter.upright_text
+    if name in _CITES:
+        return _cite
+    if name in _REFS:
+        return Converter.args_text
+    return _HANDLERS.get(name)
 
 
 def _href(conv: Converter, node: Any) -> str:

@@ -185,15 +185,31 @@ def malformed(text: str) -> str | None:
     if text.count('"') % 2:
         return "has an unbalanced quote"
     outside = re.sub(r'"[^"]*"', '""', text)  # a phrase stays a token: `title:"a b"` has a value
+    problem = _unbalanced(outside) or _lone_token(outside)
+    if problem is not None:
+        return problem
+    for match in _FIELD_RE.finditer(outside):
+        if match.group(1).lower() not in KNOWN_FIELDS:
+            return f"names an unknown field {match.group(1)}:"
+    return None
+
+
+def _unbalanced(outside: str) -> str | None:
+    """An unbalanced parenthesis or range bracket outside the phrases."""
     depth = 0
     for char in outside:
         depth += {"(": 1, ")": -1}.get(char, 0)
         if depth < 0:
-            return "has an unbalanced parenthesis"
+            break
     if depth:
         return "has an unbalanced parenthesis"
     if outside.count("[") != outside.count("]") or outside.count("{") != outside.count("}"):
         return "has an unbalanced range bracket"
+    return None
+
+
+def _lone_token(outside: str) -> str | None:
+    """A `-`, `+` or operator with nothing to apply to, or a field with no value."""
     tokens = re.sub(r"(?<!:)\(|\)", " ", outside).split()  # `venue:(a b)` keeps its `(`: it has a value
     for number, token in enumerate(tokens):
         if token in ("-", "+"):
@@ -206,9 +222,6 @@ def malformed(text: str) -> str | None:
                 return f"has a lone {token}"
         if token.endswith(":") and _FIELD_RE.fullmatch(token):
             return f"has {token} with nothing after it"
-    for match in _FIELD_RE.finditer(outside):
-        if match.group(1).lower() not in KNOWN_FIELDS:
-            return f"names an unknown field {match.group(1)}:"
     return None
 
 

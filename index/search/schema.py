@@ -29,6 +29,13 @@ _WORD = r"\w+"
 WORD_RE = re.compile(_WORD)
 
 
+def _words(value: str, tokenize: bool) -> Iterable[tuple[int, int, int, str]]:
+    """(number, start, end, word) of each word of `value`, or `value` whole as one word."""
+    if not tokenize:
+        return ((0, 0, len(value), value),)
+    return ((i, m.start(), m.end(), m.group()) for i, m in enumerate(WORD_RE.finditer(value)))
+
+
 class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
     """`RegexTokenizer(r"\\w+") | LowercaseFilter() | StopFilter() | StemFilter()` as one generator.
 
@@ -84,13 +91,8 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
         minsize = 2 if self.stop else 0
         stem = self.stem and not no_morph
         stems = self._stems
-        matches: Iterable[tuple[int, int, int, str]]
-        if tokenize:
-            matches = ((i, m.start(), m.end(), m.group()) for i, m in enumerate(WORD_RE.finditer(value)))
-        else:
-            matches = ((0, 0, len(value), value),)
         pos: int | None = None
-        for number, start, end, word in matches:
+        for number, start, end, word in _words(value, tokenize):
             text = word.lower()
             if len(text) >= minsize and text not in stops:
                 token.stopped = False

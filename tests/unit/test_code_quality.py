@@ -71,17 +71,3 @@ def test_import_contracts_hold() -> None:
         timeout=300,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-
-
-MAX_MODULE_LINES = 400
-
-
-def test_no_module_is_too_long_to_read_in_one_sitting() -> None:
-    """Small modules with one job each: past this, a module is doing two things."""
-    long = {
-        str(path.relative_to(REPO)): n
-        for package in ("index", "tui")
-        for path in (REPO / package).rglob("*.py")
-        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
-    }
-    assert not long, long
