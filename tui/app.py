@@ -13,7 +13,11 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from tui import watchers
-from tui.screens.browse import BrowseScreen
+from tui.browse.panes import Panes
+from tui.browse.paper_detail import PaperDetail
+from tui.browse.paper_list import PaperList
+from tui.browse.screen import BrowseScreen
+from tui.browse.search_bar import SearchBar
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.screens.note_editor import NoteEditor
@@ -21,10 +25,6 @@ from tui.screens.prompt import Prompt
 from tui.screens.saved_searches import SavedSearches
 from tui.session import SessionDriver, driver_class
 from tui.typeahead import TypeAheadApp
-from tui.widgets.panes import Panes
-from tui.widgets.paper_detail import PaperDetail
-from tui.widgets.paper_list import PaperList
-from tui.widgets.search_bar import SearchBar
 
 if TYPE_CHECKING:
     from index.library import Library
@@ -62,9 +62,8 @@ class PapersApp(TypeAheadApp):
         self.keymap_overrides = dict(keymap or {})
         self.freeze_gc = freeze_gc
         """Freeze the objects alive once the search is warm (`gc.freeze`), as the `papers` command does: the
-        library's tens of thousands of long-lived objects made each full collection a 90-100 ms pause in the
-        middle of a keystroke (56k papers, 120x40: key-to-frame p95 99 -> 64 ms headless). Tests leave the
-        pytest process alone."""
+        library's tens of thousands of long-lived objects would make each full collection a 90-100 ms pause in
+        the middle of a keystroke at 56k papers. Tests leave the pytest process alone."""
 
     def on_mount(self) -> None:
         # The theme picked in the palette wins over the config's default: it is the later, explicit choice.

@@ -9,13 +9,11 @@ looked up in the other papers: each scores, per shared term, the source's term-f
 term's BM25 weight in its abstract (idf once, there), plus the same for its headline (HEADLINE_MATCH). The
 terms a paper scored most with are the "why" shown with it.
 
-Measured with bench/bench_similar.py (mean same-topic share of the top 5; tests/unit/test_similar.py keeps
-it): seeds 0.42 -> 0.47, the 200-paper labelled sample 0.54 -> 0.75, the same 200 papers searched among all
-56k (topic from the hits' titles) 0.42 -> 0.48, in ~80 ms instead of ~640 at 56k. Whoosh's `more_like` (Bo1
-key terms over the abstract) picked "final", "level" or "confidence" as readily as "graph". Squaring idf
-(idf in the query weights too) did worse (0.64 on the sample): it ranks by a few rare words shared by chance.
-The academic verbs and words of generic_words.py took the shares to 0.498, 0.764 and 0.485 (from 0.488,
-0.749, 0.474), and the reasons a person would reject on 40 sample papers from 14% to 5%.
+Why not Whoosh's `more_like`: its Bo1 key terms over the abstract pick "final", "level" or "confidence" as
+readily as "graph", and it runs an OR query through Whoosh's matchers, several times slower at 56k. Why idf
+only once: squared (idf in the query weights too), a few rare words shared by chance decide the ranking.
+bench/bench_similar.py measures the mean same-topic share of the top 5 (tests/unit/test_similar.py holds a
+floor under it).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from index.library import Library
 from tests.conftest import SEEDS
 from tests.tui.conftest import settle
 from tui.app import PapersApp, make_app
-from tui.screens.browse import BrowseScreen
+from tui.browse.screen import BrowseScreen
 
 
 def reader(library: Library, **options: Any) -> PapersApp:

@@ -31,7 +31,7 @@ async def test_keymap_from_config_remaps_star_and_names_unknown_ids(library: Lib
 
 def test_every_binding_id_is_unique_so_a_keymap_entry_means_one_thing() -> None:
     probe = (
-        "from tui.app import PapersApp, binding_ids; from tui.screens.browse import BrowseScreen;"
+        "from tui.app import PapersApp, binding_ids; from tui.browse.screen import BrowseScreen;"
         "print(len(binding_ids()))"
     )
     result = subprocess.run(

@@ -17,11 +17,11 @@ from index.library import Library
 from tests.conftest import DATA
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, list_rows, reader
-from tui.screens.browse import BrowseScreen
+from tui.browse.paper_list import PaperList
+from tui.browse.screen import BrowseScreen
+from tui.browse.triage import TriageScreen
 from tui.screens.help import HelpScreen
-from tui.screens.triage import TriageScreen
 from tui.widgets.facet_panel import FacetPanel
-from tui.widgets.paper_list import PaperList
 
 LISTINGS = DATA / "multivenue"
 

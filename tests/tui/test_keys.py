@@ -7,10 +7,10 @@ from textual.command import CommandPalette
 from index.library import Library
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, detail_text, reader, status_text
+from tui.browse.paper_detail import PaperDetail
+from tui.browse.paper_list import PaperList
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
-from tui.widgets.paper_detail import PaperDetail
-from tui.widgets.paper_list import PaperList
 
 
 async def test_first_screen_lists_every_paper_and_counts(library: Library) -> None:

@@ -16,9 +16,9 @@ from index.library import Library
 from index.search.query import QUERY_HELP
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, list_rows, reader, seeds_library
+from tui.browse import panes
 from tui.screens.help import HelpScreen
 from tui.screens.help_layout import Styles, key_sheet, query_syntax
-from tui.widgets import panes
 from tui.widgets.key_footer import KeyFooter
 
 

@@ -9,7 +9,7 @@ from textual.widgets import Input
 from index.library import Library
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, detail_text, list_rows, reader, search_for, seeds_library
-from tui.widgets.paper_detail import PaperDetail
+from tui.browse.paper_detail import PaperDetail
 
 
 async def test_panes_stack_below_100_columns_and_relayout_live(library: Library) -> None:

@@ -12,9 +12,9 @@ from textual.widgets import Input
 from index.library import Library
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, detail_text, list_rows, reader, search_for, seeds_library, status_text
-from tui.screens.similar_view import REFERENCE_PREFIX
-from tui.widgets.paper_detail import PaperDetail
-from tui.widgets.paper_list import PaperList
+from tui.browse.paper_detail import PaperDetail
+from tui.browse.paper_list import PaperList
+from tui.browse.similar_view import REFERENCE_PREFIX
 from tui.widgets.status_line import StatusLine
 
 # ---- 1. read marks only from reading -----------------------------------------------------------------------

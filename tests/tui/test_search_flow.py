@@ -12,7 +12,7 @@ from index.library import Library
 from tests.conftest import SEEDS
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, detail_text, list_rows, note_text, reader, search_for, status_text
-from tui.widgets.paper_list import PaperList
+from tui.browse.paper_list import PaperList
 
 
 async def test_typing_searches_and_enter_returns_to_the_list(library: Library) -> None:

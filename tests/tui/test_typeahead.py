@@ -14,7 +14,7 @@ from index.library import Library
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, reader
 from tui import typeahead
-from tui.widgets.search_bar import SearchBar
+from tui.browse.search_bar import SearchBar
 
 NAMES = {"/": "slash", "\r": "enter"}
 

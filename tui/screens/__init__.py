@@ -1,1 +1,1 @@
-"""Screens of the reader: browsing, help, and modal confirmation."""
+"""Modal screens the reader opens over the browse screen: help, confirmation, prompts, the note editor."""

@@ -1,1 +1,1 @@
-"""The widgets the browse screen is built from: search bar, paper list, paper detail, status line."""
+"""Widgets used beyond the browse screen: the status line, the key footer, the facet panel."""

@@ -1,8 +1,13 @@
-"""The browse screen: search bar, paper list and detail side by side, status line; it owns the view state."""
+"""The browse screen: search bar, paper list and detail side by side, status line; it owns the view state.
+
+It composes the parts of `tui/browse/`, runs the searches, and redraws when a part's message arrives
+(`MarksChanged`, `QueryRequested`, `ListFocusRequested`). Every key's action calls one typed method of the
+part that does the work.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
@@ -13,21 +18,22 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from tui import keys
-from tui.screens import results
-from tui.screens.discover import Discovering
+from tui.browse import results
+from tui.browse.discover import Discovering
+from tui.browse.index_build import IndexBuilder
+from tui.browse.marking import Marking
+from tui.browse.messages import ListFocusRequested, MarksChanged, QueryRequested
+from tui.browse.organise import Organising
+from tui.browse.panes import Panes
+from tui.browse.paper_detail import PaperDetail
+from tui.browse.paper_list import PaperList, Row
+from tui.browse.search_bar import SearchBar
+from tui.browse.similar_view import SimilarView
 from tui.screens.help import HelpScreen
-from tui.screens.index_build import IndexBuilder
-from tui.screens.marking import Marking
-from tui.screens.organise import Organising
-from tui.screens.similar_view import SimilarView
 from tui.text import one_line, venue_year
 from tui.typeahead import TypeAheadApp
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.key_footer import KeyFooter
-from tui.widgets.panes import Panes
-from tui.widgets.paper_detail import PaperDetail
-from tui.widgets.paper_list import PaperList, Row
-from tui.widgets.search_bar import SearchBar
 from tui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
@@ -37,8 +43,9 @@ if TYPE_CHECKING:
 class BrowseScreen(Screen[None]):
     """Receives the widgets' messages, asks the library, and pushes the answers down into the widgets.
 
-    Helpers it owns do the work: `Marking` marks, `Organising` tags, notes and saved searches, `Discovering`
-    facets and triage, `IndexBuilder` the build. Keys stay bound here (remapped by id); actions hand over.
+    Parts it owns do the work: `Marking` marks, `Organising` tags, notes and saved searches, `Discovering`
+    facets and triage, `IndexBuilder` the build. Keys stay bound here (remapped by id); each action calls
+    one method of a part, and the parts answer with messages.
     """
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Textual declares it so)
@@ -48,10 +55,10 @@ class BrowseScreen(Screen[None]):
         # routed (see tui/typeahead.py); it skips itself while the search has focus, so "/" can be typed.
         Binding("slash", "focus_search", "Search", priority=True, id="browse.search"),
         Binding("tab", "switch_pane", "Switch pane", show=False, id="browse.switch"),
-        Binding("s", "mark('toggle_star')", "Star", id="browse.star"),
-        Binding("r", "mark('toggle_read')", "Read", id="browse.read"),
-        Binding("R", "mark('mark_all_read')", "Mark shown read", show=False, id="browse.mark_all"),
-        Binding("u", "mark('undo')", "Undo", show=False, id="browse.undo"),
+        Binding("s", "toggle_star", "Star", id="browse.star"),
+        Binding("r", "toggle_read", "Read", id="browse.read"),
+        Binding("R", "mark_all_read", "Mark shown read", show=False, id="browse.mark_all"),
+        Binding("u", "undo", "Undo", show=False, id="browse.undo"),
         Binding("n", "step_unread(1)", "Next unread", show=False, id="browse.next_unread"),
         Binding("N", "step_unread(-1)", "Previous unread", show=False, id="browse.previous_unread"),
         Binding("1", "filter('all')", "All papers", show=False, id="browse.filter_all"),
@@ -59,11 +66,11 @@ class BrowseScreen(Screen[None]):
         Binding("3", "filter('starred')", "Starred only", show=False, id="browse.filter_starred"),
         Binding("4", "filter('foryou')", "For you", show=False, id="browse.filter_foryou"),
         # Priority like "/": they open a dialog that the keys typed after them must reach (tui/typeahead.py).
-        Binding("t", "organise('tags')", "Tag", show=False, priority=True, id="browse.tag"),
-        Binding("e", "organise('note')", "Note", show=False, priority=True, id="browse.note"),
-        Binding("S", "organise('saved')", "Saved searches", show=False, priority=True, id="browse.saved"),
-        Binding("f", "discover('facets')", "Facets", show=False, priority=True, id="browse.facets"),
-        Binding("T", "discover('triage')", "Triage", show=False, priority=True, id="browse.triage"),
+        Binding("t", "edit_tags", "Tag", show=False, priority=True, id="browse.tag"),
+        Binding("e", "edit_note", "Note", show=False, priority=True, id="browse.note"),
+        Binding("S", "open_saved", "Saved searches", show=False, priority=True, id="browse.saved"),
+        Binding("f", "toggle_facets", "Facets", show=False, priority=True, id="browse.facets"),
+        Binding("T", "triage", "Triage", show=False, priority=True, id="browse.triage"),
         Binding("o", "cycle_order", "Sort", show=False, id="browse.sort"),
         Binding("m", "more_like_this", "More like this", show=False, id="browse.similar"),
         # Priority too, so keys typed after it act on the list it leaves behind; it skips itself when it has
@@ -81,11 +88,9 @@ class BrowseScreen(Screen[None]):
         super().__init__()
         self.library = library
         self.debounce = debounce
-        self.marking = Marking(
-            self, library, lambda: self.paper_list, self._marks_changed, mark_read_delay=mark_read_delay
-        )
-        self.organising = Organising(self, library, lambda: self.paper_list, self._marks_changed)
-        self.discovering = Discovering(self)
+        self.marking = Marking(self, library, lambda: self.paper_list, mark_read_delay=mark_read_delay)
+        self.organising = Organising(self, library, lambda: self.paper_list)
+        self.discovering = Discovering(self, library, lambda: self.paper_list, self.marking)
         self.indexing = IndexBuilder(self, library, on_progress=self._on_progress, on_ready=self.run_search)
         self.query_text = ""
         self.filter = "all"
@@ -249,6 +254,7 @@ class BrowseScreen(Screen[None]):
         )
         self.detail.show(self.organising.decorate(view, self.outcome), keep_scroll=keep_scroll)
 
+    @on(MarksChanged)
     def _marks_changed(self) -> None:
         """Marks, tags or notes changed: redraw rows, the open paper and counts; the list is not re-run."""
         self.organising.reload()
@@ -295,26 +301,59 @@ class BrowseScreen(Screen[None]):
     def action_switch_pane(self) -> None:
         self.set_focus(self.detail if self.paper_list.has_focus else self.paper_list)
 
-    def action_mark(self, what: str) -> None:
-        getattr(self.marking, what)()  # s, r, R and u: the binding names one of Marking's changes
+    def action_toggle_star(self) -> None:
+        self.marking.toggle_star()
 
-    def action_organise(self, what: str) -> None:
+    def action_toggle_read(self) -> None:
+        self.marking.toggle_read()
+
+    def action_mark_all_read(self) -> None:
+        self.marking.mark_all_read()
+
+    def action_undo(self) -> None:
+        self.marking.undo()
+
+    def _organise(self, change: Callable[[], None]) -> None:
         if self.focused is self.search_bar.input:
             raise SkipAction  # a letter typed into the query
-        self.organising.act(what)  # tags, note or saved (searches): see Organising.act
+        self.organising.with_keys_held(change)
+
+    def action_edit_tags(self) -> None:
+        self._organise(self.organising.edit_tags)
+
+    def action_edit_note(self) -> None:
+        self._organise(self.organising.edit_note)
+
+    def action_open_saved(self) -> None:
+        self._organise(self.organising.open_saved)
 
     def action_step_unread(self, step: int) -> None:
         self.marking.step_unread(step)
 
-    def action_discover(self, what: str) -> None:
+    def action_toggle_facets(self) -> None:
         if self.focused is self.search_bar.input:
-            raise SkipAction  # an "f" or "T" typed into the query
-        self.discovering.act(what)  # the facet panel or triage: see Discovering.act
+            raise SkipAction  # an "f" typed into the query
+        self.discovering.toggle_facets(self.outcome)
+
+    def action_triage(self) -> None:
+        if self.focused is self.search_bar.input:
+            raise SkipAction  # a "T" typed into the query
+        self.discovering.triage()
 
     @on(FacetPanel.Request)
     def _facet_request(self, request: FacetPanel.Request) -> None:
         request.stop()
-        self.discovering.request(request)
+        self.discovering.request(request, self.query_text)
+
+    @on(QueryRequested)
+    def _query_requested(self, request: QueryRequested) -> None:
+        """A part chose a query (a facet entry): show it in the search bar and run it, as if typed."""
+        self.search_bar.set_value(request.query)
+        self._set_query(request.query)
+
+    @on(ListFocusRequested)
+    def _focus_list(self) -> None:
+        self.set_focus(self.paper_list)
 
     def action_filter(self, name: str) -> None:
         self.filter = name

@@ -3,7 +3,7 @@
 Triage never marks a paper read. Deciding from a whole-screen view in a second or two is sorting, not
 reading; and a dwell clock here would put read marks between triage's own changes in the undo log, so `u`
 could no longer revert exactly the last decision. Papers triaged stay unread until they are read in the
-reader (dwell or `r`), by the same rule as always (tui/screens/marking.py).
+reader (dwell or `r`), by the same rule as always (tui/browse/marking.py).
 """
 
 from __future__ import annotations
@@ -20,18 +20,17 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from tui import keys
+from tui.browse.messages import ListFocusRequested, MarksChanged
+from tui.browse.paper_detail import PaperView, abstract_text, facts_line, url_text
 from tui.screens.help import HelpScreen
 from tui.text import literal, one_line
 from tui.typeahead import TypeAheadApp, typed_ahead
 from tui.widgets.key_footer import KeyFooter
-from tui.widgets.paper_detail import PaperView, abstract_text, facts_line, url_text
 
 if TYPE_CHECKING:
-    from textual.widget import Widget
-
     from index.library import Library
-    from tui.screens.marking import Marking
-    from tui.widgets.paper_list import PaperList
+    from tui.browse.marking import Marking
+    from tui.browse.paper_list import PaperList
 
 LATER_TAG = "later"
 """The tag `l` gives: a reading list of its own (`tag:later`, `papers export --tag later`)."""
@@ -190,27 +189,24 @@ class Triaging:
     """Opens triage over the browse screen's list and puts the cursor where it stopped.
 
     Args:
-        host: the browse screen.
+        host: the browse screen, told by `MarksChanged` and `ListFocusRequested` when triage ends.
         library: where decisions are stored.
         paper_list: the list whose papers, in order from the selected one, triage walks.
         marking: its dwell clock is stopped while triage is open (the list's paper is not being read), and
             its star set reloaded afterwards.
-        changed: redraws rows, the open paper and the counts after triage changed marks.
     """
 
     def __init__(
         self,
-        host: Widget,
+        host: Screen[None],
         library: Library,
         paper_list: Callable[[], PaperList],
         marking: Marking,
-        changed: Callable[[], None],
     ) -> None:
         self._host = host
         self._library = library
         self._paper_list = paper_list
         self._marking = marking
-        self._changed = changed
 
     def open(self) -> None:
         """`T`. Keys typed after it are held until triage is shown (`typed_ahead`), so a burst such as "Tss"
@@ -240,6 +236,6 @@ class Triaging:
         if stopped is not None:
             paper_list.select(stopped)
         self._marking.reload()
-        self._changed()
-        paper_list.focus()
+        self._host.post_message(MarksChanged())
+        self._host.post_message(ListFocusRequested())
         self._marking.dwell(paper_list.selected_id)  # back in the list: the usual rule for reading applies

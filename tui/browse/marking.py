@@ -1,7 +1,7 @@
 """Stars and read marks as the browse screen shows and changes them: keys, dwell timer, cached sets.
 
-A helper object the screen owns; the keys themselves stay bound on `BrowseScreen.BINDINGS`, where users remap
-them by id, and its `action_*` methods hand over to this.
+A part the browse screen owns; the keys stay bound on `BrowseScreen.BINDINGS`, where users remap them by
+id, and each of their actions calls one method here. After a change it posts `MarksChanged` to the screen.
 """
 
 from __future__ import annotations
@@ -10,28 +10,29 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
+from tui.browse.messages import MarksChanged
 from tui.screens.confirm import ConfirmScreen
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
     from textual.timer import Timer
-    from textual.widget import Widget
 
     from index.library import Library
-    from tui.widgets.paper_list import PaperList
+    from tui.browse.paper_list import PaperList
 
 FLASH_SECONDS = 3.0
 """How long the status line says that dwelling marked a paper read."""
 
 
 class Marking:
-    """Changes stars and read marks; after each change it reloads `starred`/`read` and calls `changed`.
+    """Changes stars and read marks; after each change it reloads `starred`/`read` and posts `MarksChanged`.
 
     Args:
-        host: the screen it works for: notifications, the dwell timer and the confirm dialog go through it.
+        host: the screen it works for: notifications, the dwell timer, the confirm dialog and its messages go
+            through it.
         library: where the marks are stored.
         paper_list: the list whose selected and shown papers the keys act on (looked up when needed, since
             the host composes it after creating this).
-        changed: redraws what shows the marks (rows, the open paper, the counts); the list is not re-run.
         mark_read_delay: seconds a paper must stay selected to count as read; 0 turns that off.
 
     Opening a paper (`Enter`) is not reading it: only dwelling or an explicit `r` marks it read, and when
@@ -40,17 +41,15 @@ class Marking:
 
     def __init__(
         self,
-        host: Widget,
+        host: Screen[None],
         library: Library,
         paper_list: Callable[[], PaperList],
-        changed: Callable[[], None],
         *,
         mark_read_delay: float,
     ) -> None:
         self._host = host
         self._library = library
         self._paper_list = paper_list
-        self._changed = changed
         self._mark_read_delay = mark_read_delay
         self._dwell_timer: Timer | None = None
         self._flash_timer: Timer | None = None
@@ -65,7 +64,7 @@ class Marking:
 
     def _after_change(self) -> None:
         self.reload()
-        self._changed()
+        self._host.post_message(MarksChanged())
 
     def selected(self) -> str | None:
         """The selected paper's id, or None after telling the user that no paper is selected."""
@@ -109,7 +108,7 @@ class Marking:
     def _unsay(self) -> None:
         self._flash_timer = None
         self.flash = ""
-        self._changed()
+        self._host.post_message(MarksChanged())
 
     # ---- keys ----------------------------------------------------------------------------------------------
 

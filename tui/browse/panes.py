@@ -16,7 +16,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.containers import Container
 
-from tui.widgets.paper_list import WHERE_WIDTH, PaperList
+from tui.browse.paper_list import WHERE_WIDTH, PaperList
 
 if TYPE_CHECKING:
     from index.library import Library

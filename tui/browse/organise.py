@@ -1,9 +1,10 @@
 """Tags, notes, saved searches and "for you" as the browse screen shows and changes them.
 
-A helper object the screen owns, like `Marking`: the keys stay bound on `BrowseScreen.BINDINGS` (users remap
-them by id) and its actions hand over to this. Everything goes through `library.organiser` and
-`library.discovery`; the rows and the detail pane are drawn from the sets cached here, reloaded after each
-change (one query per change, not one per row per frame).
+A part the browse screen owns, like `Marking`: the keys stay bound on `BrowseScreen.BINDINGS` (users remap
+them by id) and each of their actions calls one method here, through `with_keys_held`. Everything goes
+through `library.organiser` and `library.discovery`; the rows and the detail pane are drawn from the sets
+cached here, reloaded after each change (one query per change, not one per row per frame); a change is
+announced to the screen with `MarksChanged`.
 """
 
 from __future__ import annotations
@@ -17,18 +18,19 @@ from textual.app import SystemCommand
 from textual.screen import Screen
 
 from index.library import InputError
+from tui.browse.messages import MarksChanged
+from tui.browse.search_bar import SearchBar
 from tui.screens.note_editor import NoteEditor
 from tui.screens.prompt import Prompt
 from tui.screens.saved_searches import SavedSearches
 from tui.screens.tag_prompt import parse_tag_edit, tag_prompt
 from tui.text import literal, one_line
 from tui.typeahead import TypeAheadApp
-from tui.widgets.search_bar import SearchBar
 
 if TYPE_CHECKING:
     from index.library import ForYouHit, Library, View
-    from tui.widgets.paper_detail import PaperView
-    from tui.widgets.paper_list import PaperList
+    from tui.browse.paper_detail import PaperView
+    from tui.browse.paper_list import PaperList
 
 
 WHY_TERMS = 4
@@ -44,8 +46,6 @@ class Organising:
         host: the browse screen: notifications, dialogs and the for-you worker go through it.
         library: where tags, notes and saved searches are stored.
         paper_list: the list whose selected paper the keys act on (looked up when needed).
-        changed: redraws what shows tags, notes and the for-you reasons (rows, the open paper); the list is
-            not re-run.
 
     A chosen saved search goes to the screen's search bar as if typed there (`SearchBar.search_for`).
     """
@@ -55,12 +55,10 @@ class Organising:
         host: Screen[None],
         library: Library,
         paper_list: Callable[[], PaperList],
-        changed: Callable[[], None],
     ) -> None:
         self._host = host
         self._library = library
         self._paper_list = paper_list
-        self._changed = changed
         self.tags: Mapping[str, tuple[str, ...]] = {}
         self.noted: frozenset[str] = frozenset()
 
@@ -116,17 +114,16 @@ class Organising:
     def _refused(self, error: InputError) -> None:
         self._host.notify(one_line(str(error)), severity="error", markup=False)
 
-    def act(self, what: str) -> None:
-        """Run one of the keys the browse screen binds to `organise(...)`: "tags", "note" or "saved".
+    def with_keys_held(self, change: Callable[[], None]) -> None:
+        """Run `edit_tags`, `edit_note` or `open_saved` for the key the browse screen bound to it.
 
         Keys typed after it are held until the dialog it opens has focused its input (`typed_ahead`), so a
         burst such as "tml⏎" over ssh tags the paper "ml" instead of opening more like this.
         """
-        actions = {"tags": self.edit_tags, "note": self.edit_note, "saved": self.open_saved}
         app = self._host.app
         if isinstance(app, TypeAheadApp):
             app.hold_keys()
-        actions[what]()
+        change()
         if app.screen is self._host and isinstance(app, TypeAheadApp):
             app.release_keys()  # no dialog opened (no paper selected, nothing to save)
 
@@ -146,7 +143,7 @@ class Organising:
                 self._refused(error)
                 return
             self._host.notify(_tag_summary(edit.add, edit.remove), timeout=2, markup=False)
-            self._changed()
+            self._host.post_message(MarksChanged())
 
         prompt = tag_prompt(organiser.tags(paper_id), organiser.all_tags())
         self._host.app.push_screen(prompt, answered)
@@ -167,7 +164,7 @@ class Organising:
                 self._refused(error)
                 return
             self._host.notify("Note saved (u undoes)." if text.strip() else "Note removed.", timeout=2)
-            self._changed()
+            self._host.post_message(MarksChanged())
 
         headline = self._library.papers.paper(paper_id).headline
         self._host.app.push_screen(NoteEditor(headline, before, save))

@@ -1,18 +1,19 @@
 """The facet panel as the browse screen uses it: shown and hidden by `f`, recounted with each view, and a
 chosen entry turned into the query the search bar then shows (`venue:X`, `year:N`, `status:X`).
 
-A helper object the screen owns, like `Marking`: the `f` key stays bound on `BrowseScreen.BINDINGS` (users
-remap it by id) and its action hands over to `toggle`; the panel is mounted the first time it is shown.
+A part the browse screen owns (through `Discovering`): the `f` key stays bound on `BrowseScreen.BINDINGS`
+(users remap it by id) and its action calls `toggle`; the panel is mounted the first time it is shown. A
+chosen entry goes to the screen as `QueryRequested`; closing the panel sends `ListFocusRequested`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from tui.browse.messages import ListFocusRequested, QueryRequested
+from tui.browse.panes import Panes
 from tui.text import one_line
 from tui.widgets.facet_panel import FacetPanel, FacetValue
-from tui.widgets.panes import Panes
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -30,21 +31,15 @@ class FacetBrowsing:
     Args:
         host: the browse screen: it holds the panes the panel docks into, and the focus.
         library: counts and `narrow` come from `library.discovery`.
-        show_query: runs a query and shows it in the search bar, as a typed one would be.
-        give_back_focus: where the focus goes when the panel closes (the paper list).
     """
 
     def __init__(
         self,
         host: Screen[None],
         library: Library,
-        show_query: Callable[[str], None],
-        give_back_focus: Callable[[], None],
     ) -> None:
         self._host = host
         self._library = library
-        self._show_query = show_query
-        self._give_back_focus = give_back_focus
         self._panel: FacetPanel | None = None
 
     @property
@@ -68,7 +63,7 @@ class FacetBrowsing:
     def close(self) -> None:
         if self._panel is not None and self._panel.display:
             self._panel.display = False
-            self._give_back_focus()
+            self._host.post_message(ListFocusRequested())
             self._host.query_one(f"#{PANES_ID}", Panes).apply()
 
     def view_changed(self, view: View) -> None:
@@ -91,6 +86,6 @@ class FacetBrowsing:
         except ValueError as error:  # a value with no word to search for
             self._host.notify(one_line(str(error)), severity="warning", markup=False)
             return
-        self._show_query(narrowed)
+        self._host.post_message(QueryRequested(narrowed))
         if self._panel is not None:
             self._host.set_focus(self._panel)

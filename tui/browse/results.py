@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, NamedTuple
 from rich.text import Text
 
 from index.library import FILTERS, ORDERS, View
+from tui.browse.paper_detail import PaperView
 from tui.text import one_line, venue_year
-from tui.widgets.paper_detail import PaperView
 from tui.widgets.status_line import Status
 
 if TYPE_CHECKING:
     from index.library import Library
-    from tui.screens.similar_view import SimilarView
+    from tui.browse.similar_view import SimilarView
 
 __all__ = [
     "FILTERS",
