@@ -572,3 +572,20 @@ def _teardown(scratch: Path, server: SshServer | None, users: Sequence[User]) ->
     for user in users:
         remove_user(user)
     shutil.rmtree(scratch, ignore_errors=True)
+
+
+def star_a_diffusion_paper_and_quit(pane: Tmux) -> None:
+    """The reader's everyday path through a real terminal: `/`, a query, Enter to the list, `s`, `q`.
+
+    Each step waits for what the user would wait to see, so a key never races the screen it is meant for.
+    """
+    pane.send_keys("/")
+    pane.wait_for(SEARCH_FOCUSED)
+    pane.type("diffusion")
+    pane.wait_for(re.compile(r'"diffusion" → [1-9]\d*'))
+    pane.send_keys("Enter")
+    pane.wait_for(LIST_FOCUSED)
+    pane.send_keys("s")
+    pane.wait_for("· 1 starred")
+    pane.send_keys("q")
+    assert pane.wait_exit() == 0

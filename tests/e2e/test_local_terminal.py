@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.harness import (
-    LIST_FOCUSED,
-    SEARCH_FOCUSED,
     STATUS_LINE,
     Tmux,
     local_papers,
     local_reader_argv,
+    star_a_diffusion_paper_and_quit,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -37,16 +36,7 @@ def test_starts_searches_stars_and_quits_cleanly(home: Path) -> None:
     try:
         pane.start(argv, width=120, height=40)
         pane.wait_for(STATUS_LINE, 90)
-        pane.send_keys("/")
-        pane.wait_for(SEARCH_FOCUSED)
-        pane.type("diffusion")
-        pane.wait_for(re.compile(r'"diffusion" → [1-9]\d*'))
-        pane.send_keys("Enter")
-        pane.wait_for(LIST_FOCUSED)
-        pane.send_keys("s")
-        pane.wait_for("· 1 starred")
-        pane.send_keys("q")
-        assert pane.wait_exit() == 0
+        star_a_diffusion_paper_and_quit(pane)
         raw = pane.raw_output()
         # A clean exit leaves the alternate screen and shows the cursor again.
         assert b"\x1b[?1049l" in raw and b"\x1b[?25h" in raw[-200:], raw[-200:]

@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import SharedLibrary
-from tests.e2e.harness import LIST_FOCUSED, SEARCH_FOCUSED, STATUS_LINE, Environment
+from tests.e2e.harness import (
+    STATUS_LINE,
+    Environment,
+    star_a_diffusion_paper_and_quit,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -27,16 +31,7 @@ def test_a_star_survives_the_session_and_stays_private(
     # Let start-up finish (see test_typing_straight_after_slash_goes_into_the_search for why it matters).
     assert "· 0 starred" in pane.settle(quiet=1.0)
 
-    pane.send_keys("/")
-    pane.wait_for(SEARCH_FOCUSED)
-    pane.type("diffusion")
-    pane.wait_for(re.compile(r'"diffusion" → [1-9]\d*'))
-    pane.send_keys("Enter")
-    pane.wait_for(LIST_FOCUSED)
-    pane.send_keys("s")
-    pane.wait_for("· 1 starred")
-    pane.send_keys("q")
-    assert pane.wait_exit() == 0
+    star_a_diffusion_paper_and_quit(pane)
 
     listed = e2e.server.ssh(alice, ["env", *seeds_library.assignments(), e2e.papers, "starred", "--json"])
     assert listed.returncode == 0, listed.stderr
