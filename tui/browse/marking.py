@@ -2,6 +2,20 @@
 
 A part the browse screen owns; the keys stay bound on `BrowseScreen.BINDINGS`, where users remap them by
 id, and each of their actions calls one method here. After a change it posts `MarksChanged` to the screen.
+
+Every way a paper becomes read, in the reader and out of it (tests/tui/test_read_paths.py covers each):
+
+1. Dwelling: `Marking.choose` (the user moved to the paper by a key or click, or opened it) starts the
+   clock; `Marking._dwelt` marks it after `mark_read_delay` seconds (config `mark_read_delay`, 0 = off) if
+   it is still selected, the browse screen is the active screen (no help, palette, prompt or modal over
+   it) and the terminal has not reported losing focus. Launch, the restored paper and new results never
+   start it (`PaperList.Highlighted.chosen` is False); an overlay or a blur stops it (`pause`) and it
+   starts afresh for the same paper when they end (`resume`). The status line flashes "marked read".
+2. `r`: `Marking.toggle_read`.
+3. `R`: `Marking.mark_all_read`, after a confirm dialog, one undo step.
+4. `papers read ID` on the command line (index/cli/state.py), and `papers import` of an export.
+
+Triage (`T`) never marks a paper read (tui/browse/triage.py). `u` undoes any of 1-3.
 """
 
 from __future__ import annotations
@@ -52,6 +66,7 @@ class Marking:
         self._paper_list = paper_list
         self._mark_read_delay = mark_read_delay
         self._dwell_timer: Timer | None = None
+        self._chosen: str | None = None  # the paper the user last moved to or opened
         self._flash_timer: Timer | None = None
         self.flash = ""
         self.starred: frozenset[str] = frozenset()
@@ -75,14 +90,39 @@ class Marking:
 
     # ---- read by looking -----------------------------------------------------------------------------------
 
-    def dwell(self, paper_id: str | None) -> None:
-        """A paper was selected: it counts as read once it has stayed selected for `mark_read_delay`.
+    def choose(self, paper_id: str | None) -> None:
+        """The user moved to or opened this paper: start its dwell clock (path 1 of the module docstring)."""
+        self._chosen = paper_id
+        self.dwell(paper_id)
 
-        None stops the clock (no paper, or the reader is typing a query rather than reading).
+    @property
+    def chosen(self) -> str | None:
+        return self._chosen
+
+    def dwell(self, paper_id: str | None) -> None:
+        """The list shows `paper_id`: run the dwell clock if it is the paper the user chose, else stop it.
+
+        None stops the clock (no paper, or the reader is typing a query rather than reading). A paper the
+        list selected by itself (launch, the restored paper, new results) keeps the clock stopped.
         """
         self._stop_dwell()
-        if paper_id is not None and self._mark_read_delay > 0 and paper_id not in self.read:
+        if paper_id is None or paper_id != self._chosen:
+            return
+        if self._mark_read_delay > 0 and paper_id not in self.read and self._looking():
             self._dwell_timer = self._host.set_timer(self._mark_read_delay, partial(self._dwelt, paper_id))
+
+    def pause(self) -> None:
+        """Something covers the detail pane, or the terminal lost focus: the clock stops."""
+        self._stop_dwell()
+
+    def resume(self) -> None:
+        """The cover is gone: the chosen paper, if still selected, starts a whole dwell again."""
+        self.dwell(self._paper_list().selected_id)
+
+    def _looking(self) -> bool:
+        """The browse screen is on top (no overlay) and the terminal has focus (where it reports focus)."""
+        app = self._host.app
+        return app.screen is self._host and app.app_focus
 
     def _stop_dwell(self) -> None:
         if self._dwell_timer is not None:
@@ -91,6 +131,8 @@ class Marking:
 
     def _dwelt(self, paper_id: str) -> None:
         self._dwell_timer = None
+        if not self._looking() or paper_id != self._chosen:
+            return
         if self._paper_list().selected_id == paper_id and paper_id not in self._library.marks.read:
             self._library.marks.mark_read([paper_id])  # one undo step, like `r`
             self._say("marked read (u undoes)")
@@ -156,7 +198,7 @@ class Marking:
         index = paper_list.cursor + step
         while 0 <= index < len(ids):
             if ids[index] not in self.read:
-                paper_list.cursor = index
+                paper_list.move(index)  # `n`/`N` choose the paper like any move
                 return
             index += step
         self._host.notify("No more unread papers " + ("below." if step > 0 else "above."), timeout=2)

@@ -64,11 +64,16 @@ class PaperList(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(0, always_update=True, init=False)
 
     class Highlighted(Message):
-        """The cursor moved to another paper (or the list became empty): the detail pane follows it."""
+        """The cursor moved to another paper (or the list became empty): the detail pane follows it.
 
-        def __init__(self, paper_id: str | None) -> None:
+        `chosen` is True when the user moved it (a key or a click), False when the list did (new results,
+        the paper restored from the last session): only a chosen paper can become read by dwelling.
+        """
+
+        def __init__(self, paper_id: str | None, *, chosen: bool = False) -> None:
             super().__init__()
             self.paper_id = paper_id
+            self.chosen = chosen
 
     class Opened(Message):
         """The user asked to read the paper under the cursor (`Enter`, `l`)."""
@@ -83,6 +88,7 @@ class PaperList(ScrollView, can_focus=True):
         self._ids: Sequence[str] = ()
         self.show_where = False
         self.empty_message: Text = Text("No papers.")
+        self._by_user = False  # the next cursor change comes from a key or click
 
     @property
     def ids(self) -> Sequence[str]:
@@ -122,7 +128,14 @@ class PaperList(ScrollView, can_focus=True):
         self.refresh_line(old)
         self.refresh_line(new)
         self._keep_cursor_visible()
-        self.post_message(self.Highlighted(self.selected_id))
+        chosen, self._by_user = self._by_user, False
+        self.post_message(self.Highlighted(self.selected_id, chosen=chosen))
+
+    def move(self, index: int) -> None:
+        """Move the cursor because the user asked to (a key, a click, `n`/`N`): the paper is chosen."""
+        self._by_user = True
+        self.cursor = index
+        self._by_user = False  # validate_cursor may leave it unchanged; a later set_ids is not chosen
 
     def _keep_cursor_visible(self) -> None:
         if not self._ids:
@@ -139,22 +152,22 @@ class PaperList(ScrollView, can_focus=True):
         return max(1, self.scrollable_content_region.height - 1)
 
     def action_cursor_down(self) -> None:
-        self.cursor += 1
+        self.move(self.cursor + 1)
 
     def action_cursor_up(self) -> None:
-        self.cursor -= 1
+        self.move(self.cursor - 1)
 
     def action_first(self) -> None:
-        self.cursor = 0
+        self.move(0)
 
     def action_last(self) -> None:
-        self.cursor = len(self._ids) - 1
+        self.move(len(self._ids) - 1)
 
     def action_page_down(self) -> None:
-        self.cursor += self._page()
+        self.move(self.cursor + self._page())
 
     def action_page_up(self) -> None:
-        self.cursor -= self._page()
+        self.move(self.cursor - self._page())
 
     def action_open(self) -> None:
         paper_id = self.selected_id
@@ -167,7 +180,7 @@ class PaperList(ScrollView, can_focus=True):
             return
         index = self.scroll_offset.y + offset.y
         if 0 <= index < len(self._ids):
-            self.cursor = index
+            self.move(index)
             if event.chain > 1:
                 self.action_open()
 

@@ -137,6 +137,7 @@ class BrowseScreen(Screen[None]):
         self.outcome = results.View("", "all", tuple(library.papers.ids))
         self.paper_list.set_ids(self.outcome.ids, select=self._restore_id)
         self.set_focus(self.paper_list)
+        self.watch(self.app, "app_focus", self._app_focus_changed, init=False)
         for notice in library.notices:
             self.notify(one_line(notice), severity="warning", timeout=10, markup=False)
         self.indexing.start()  # builds the index, or warms its search when it is ready
@@ -234,11 +235,30 @@ class BrowseScreen(Screen[None]):
         self._show_detail(event.paper_id)
         # Results changing under a query being typed are not being read: no dwell clock until the list.
         typing = self.focused is self.search_bar.input
-        self.marking.dwell(None if typing else event.paper_id)
+        if event.chosen and not typing:
+            self.marking.choose(event.paper_id)  # the user moved here: a dwell may now mark it read
+        else:
+            self.marking.dwell(None if typing else event.paper_id)
 
     @on(PaperList.Opened)
-    def _opened(self) -> None:
-        self.set_focus(self.detail)  # opening is not reading: the dwell clock, already running, decides
+    def _opened(self, event: PaperList.Opened) -> None:
+        self.set_focus(self.detail)
+        if self.marking.chosen != event.paper_id:
+            self.marking.choose(
+                event.paper_id
+            )  # opening the restored paper chooses it; a running clock runs on
+
+    def on_screen_suspend(self) -> None:
+        self.marking.pause()  # help, the palette or a modal covers the detail pane: nobody is reading it
+
+    def on_screen_resume(self) -> None:
+        self.marking.resume()
+
+    def _app_focus_changed(self, focused: bool) -> None:
+        if focused:
+            self.marking.resume()
+        else:
+            self.marking.pause()  # the terminal reported losing focus (AppBlur): nobody is looking
 
     @on(PaperDetail.Back)
     def _back(self) -> None:
