@@ -297,3 +297,51 @@ async def test_keys_typed_ahead_reach_triage_and_the_panel(venues: Library) -> N
         await settle(pilot)
         assert app.screen is screen and screen.search_bar.input.value == "fT"
         assert not screen.query(FacetPanel)
+
+
+STATES = ["unread", "read", "starred", "later"]
+TRIAGE_KEYS = {"s": "star", "x": "skip", "space": "skip", "l": "later"}
+
+
+def _marks(library: Library, paper_id: str) -> tuple[bool, bool, tuple[str, ...]]:
+    return paper_id in library.marks.starred, paper_id in library.marks.read, library.organiser.tags(paper_id)
+
+
+@pytest.mark.parametrize("state", STATES)
+@pytest.mark.parametrize("key", list(TRIAGE_KEYS))
+async def test_every_triage_key_counts_and_undoes_exactly_in_every_state(
+    venues: Library, state: str, key: str
+) -> None:
+    paper_id = venues.papers[0].id
+    if state == "read":
+        venues.marks.mark_read([paper_id])
+    elif state == "starred":
+        venues.marks.star([paper_id])
+    elif state == "later":
+        venues.organiser.tag([paper_id], ["later"])
+    before = _marks(venues, paper_id)
+    app = reader(venues)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert browse(app).paper_list.selected_id == paper_id
+        await pilot.press("T")
+        await pilot.pause()
+        await pilot.press(key)
+        await pilot.pause()
+        decision = TRIAGE_KEYS[key]
+        already = (decision == "star" and state == "starred") or (decision == "later" and state == "later")
+        new = {"star": 0, "later": 0, "skip": 0}
+        if not already:
+            new[decision] = 1
+        progress = triage_text(app, "progress")
+        tallies = f"{new['star']} ★ starred · {new['later']} #later · {new['skip']} skipped"
+        assert tallies in progress, (state, key, progress)
+        assert ("already" in progress) == already, progress
+        starred, read, tags = _marks(venues, paper_id)
+        assert starred == (before[0] or decision == "star")
+        assert read == before[1], "triage never changes a read mark"
+        assert ("later" in tags) == ("later" in before[2] or decision == "later")
+        await pilot.press("u")
+        await pilot.pause()
+        assert _marks(venues, paper_id) == before, "u in triage puts the paper back exactly"
+        assert "0 ★ starred · 0 #later · 0 skipped" in triage_text(app, "progress")

@@ -46,6 +46,11 @@ class Step:
     decision: Decision
     changed: bool
 
+    @property
+    def counts(self) -> bool:
+        """Whether the tallies count it: a skip always, a star or `later` only when it was new."""
+        return self.changed or self.decision == "skip"
+
 
 class TriageScreen(Screen[str | None]):
     """Walks `ids` from `start`; dismisses with the id of the paper triage stopped at (None if no papers)."""
@@ -93,9 +98,11 @@ class TriageScreen(Screen[str | None]):
         text = Text(end="", no_wrap=True, overflow="ellipsis")
         text.append("Triage  ", "bold")
         text.append(f"{min(self.position + 1, total)} / {total}", "bold")
+        # Papers that were starred or tagged `later` already are not counted again: a tally says what
+        # this triage changed, the number `u` in it would take back.
+        counted = [step.decision for step in self.history if step.counts]
         tallies = [
-            f"{sum(step.decision == decision for step in self.history)} {DONE_WORDS[decision]}"
-            for decision in ("star", "later", "skip")
+            f"{counted.count(decision)} {DONE_WORDS[decision]}" for decision in ("star", "later", "skip")
         ]
         text.append("   " + " · ".join(tallies), "dim")
         if self.said:
@@ -149,7 +156,8 @@ class TriageScreen(Screen[str | None]):
         elif decision == "later":
             changed = bool(self.library.organiser.tag([paper_id], [LATER_TAG]).changed)
         self.history.append(Step(self.position, decision, changed))
-        self.said = f"last: {DONE_WORDS[decision]}"
+        already = "" if changed or decision == "skip" else "already "
+        self.said = f"last: {already}{DONE_WORDS[decision]}"
         self.position += 1
         self._show()
 
