@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import time
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,21 @@ def test_no_color_means_no_colour_codes_at_all(home: Path, term: str) -> None:
                 colours.add(int(param))
     assert not colours, f"colour SGR parameters {sorted(colours)} with NO_COLOR set ({shlex.quote(term)})"
     assert b"\x1b[7m" in raw or re.search(rb"\x1b\[[0-9;]*\b7[;m]", raw), "the selection must still show"
+
+
+def test_launching_and_waiting_marks_no_paper_read(home: Path) -> None:
+    """Issue 26.1 in the real app with its default dwell (2 s): the paper shown at launch is not read."""
+    pane, argv = _reader(home, "launch-wait")
+    try:
+        pane.start(argv, width=80, height=24)
+        pane.wait_for(STATUS_LINE, 90)
+        time.sleep(5)  # the real clock in a real terminal: more than twice the default dwell
+        screen = pane.settle()
+        pane.send_keys("q")
+        assert pane.wait_exit() == 0, screen
+    finally:
+        pane.kill()
+    assert "marked read" not in screen
+    exported = local_papers(home, "export", "--read")
+    assert exported.returncode == 0, exported.stderr
+    assert json.loads(exported.stdout)["papers"] == [], "the store says 0 papers read"
