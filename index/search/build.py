@@ -1,10 +1,14 @@
 """Writing Whoosh segments: the two-process full build and the incremental upsert, both with progress.
 
 Part of the search module. A full build splits the papers in two: this process indexes the first half while a
-forked child renders and indexes the second into its own segment in the same directory; the parent then
+child renders and indexes the second into its own segment in the same directory; the parent then
 commits one TOC naming both segments (what Whoosh's MpWriter does with multisegment=True, minus its job queue,
 whose children hang forever when the parent is SIGKILLed). The child asks the kernel to kill it with
-its parent.
+its parent. The child is forked only from a process with one thread (`papers index`); from a threaded one
+(the reader, whose build runs in a worker thread) it is a fresh `python -m index.search.build`: a forked copy
+of a thread pool's worker fails at exit (concurrent.futures joins its own thread, exit code 1) and may
+inherit a lock another thread held, and multiprocessing's spawn needs a real `sys.stderr`, which Textual
+replaces while the app runs.
 """
 
 from __future__ import annotations
@@ -16,6 +20,9 @@ import multiprocessing
 import os
 import pickle
 import signal
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -44,6 +51,9 @@ PARALLEL_MIN = 4000
 """Below this a second process costs more (fork, a second segment) than it saves."""
 _PROGRESS_EVERY = 200
 _CHILD_RESULT = "child-segment.pickle"
+_CHILD_INPUT = "child-papers.pickle"
+_CHILD_PROGRESS = "child-progress"
+_CHILD_LOG = "child-stderr.log"
 
 
 class BuildError(Exception):
@@ -89,13 +99,25 @@ def build(directory: Path, papers: Sequence[Paper], progress: Progress | None, w
         if child is not None and child.is_alive():
             child.kill()
         raise
+    finally:
+        if isinstance(child, _Subprocess):
+            child.close()
     if progress is not None:
         progress(total, total)
     return headlines
 
 
+def start_method() -> str:
+    """How the second process starts: forked (it shares the papers' pages) only when this process has one
+    thread, else as a fresh interpreter (see the module's docstring)."""
+    return "fork" if threading.active_count() == 1 else "subprocess"
+
+
 def _start_child(directory: Path, papers: Sequence[Paper], limit: int) -> tuple[Any, Any]:
-    """Fork the process that indexes `papers` into a segment of its own; returns it and its progress count."""
+    """Start the process that indexes `papers` into a segment of its own; returns it and its progress."""
+    if start_method() == "subprocess":
+        started = _Subprocess(directory, papers, limit)
+        return started, started.counter
     ctx = multiprocessing.get_context("fork")
     counter = ctx.Value("q", 0, lock=False)
     child = ctx.Process(target=_child_build, args=(directory, papers, counter, limit), daemon=True)
@@ -107,6 +129,72 @@ def _start_child(directory: Path, papers: Sequence[Paper], limit: int) -> tuple[
     finally:
         gc.unfreeze()
     return child, counter
+
+
+class _Counter:
+    """A progress count in a file of the build (8 bytes): the child writes it, the parent reads it."""
+
+    def __init__(self, path: Path) -> None:
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+
+    @property
+    def value(self) -> int:
+        data = os.pread(self._fd, 8, 0)
+        return int.from_bytes(data, "little") if len(data) == 8 else 0
+
+    @value.setter
+    def value(self, done: int) -> None:
+        os.pwrite(self._fd, done.to_bytes(8, "little"), 0)
+
+    def close(self) -> None:
+        os.close(self._fd)
+
+
+class _Subprocess:
+    """The second process as `python -m index.search.build DIR LIMIT PARENT_PID`, with the interface of
+    multiprocessing's Process that the build uses; its papers go through a pickle in the build."""
+
+    def __init__(self, directory: Path, papers: Sequence[Paper], limit: int) -> None:
+        with open(directory / _CHILD_INPUT, "wb") as handle:
+            pickle.dump(list(papers), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        self.counter = _Counter(directory / _CHILD_PROGRESS)
+        self._log_path = directory / _CHILD_LOG
+        with open(self._log_path, "wb") as log:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", __name__, str(directory), str(limit), str(os.getpid())],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                close_fds=True,
+            )
+
+    def is_alive(self) -> bool:
+        return self._process.poll() is None
+
+    def join(self, timeout: float) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._process.wait(timeout)
+
+    def kill(self) -> None:
+        self._process.kill()
+        self._process.wait()
+
+    @property
+    def exitcode(self) -> int | None:
+        return self._process.poll()
+
+    def last_error(self) -> str:
+        """The child's last line on stderr (its exception), for the parent's one-line message."""
+        with contextlib.suppress(OSError):
+            lines = self._log_path.read_text(errors="replace").strip().splitlines()
+            return lines[-1] if lines else ""
+        return ""
+
+    def close(self) -> None:
+        self.counter.close()
+        for name in (_CHILD_INPUT, _CHILD_PROGRESS, _CHILD_LOG):
+            with contextlib.suppress(OSError):
+                os.unlink(self._log_path.parent / name)
 
 
 def _commit_with_child(
@@ -125,7 +213,10 @@ def _commit_with_child(
         if progress is not None:
             progress(done(), total)
     if child.exitcode != 0:
-        raise BuildError(f"the second indexing process failed (exit code {child.exitcode})")
+        why = child.last_error() if isinstance(child, _Subprocess) else ""
+        raise BuildError(
+            f"the second indexing process failed (exit code {child.exitcode}{': ' + why if why else ''})"
+        )
     with open(directory / _CHILD_RESULT, "rb") as handle:
         child_segment, child_headlines = pickle.load(handle)
     writer.commit_segments([segment for segment in (own, child_segment) if segment is not None])
@@ -143,7 +234,7 @@ def _document(paper: Paper, headlines: list[str]) -> dict[str, Any]:
 
 
 def _child_build(directory: Path, papers: Sequence[Paper], counter: Any, limit: int) -> None:
-    """Runs in the forked child: index `papers` into a segment of its own and hand it back as a pickle."""
+    """Runs in the child: index `papers` into a segment of its own and hand it back as a pickle."""
     _die_with_parent()
     ix = FileStorage(str(directory)).open_index()
     writer = FastSegmentWriter(ix, lock=False, limitmb=limit)
@@ -160,13 +251,23 @@ def _child_build(directory: Path, papers: Sequence[Paper], counter: Any, limit: 
     os.replace(tmp, directory / _CHILD_RESULT)
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(parent: int | None = None) -> None:
     """PR_SET_PDEATHSIG: a build killed with SIGKILL must not leave a child indexing into a dead directory."""
     with contextlib.suppress(Exception):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
-        if os.getppid() == 1:
+        if os.getppid() == 1 or (parent is not None and os.getppid() != parent):
             os._exit(1)
+
+
+def _subprocess_main(args: Sequence[str]) -> None:
+    """The started child (`_Subprocess`): its papers from the pickle the parent wrote, then `_child_build`."""
+    directory, limit, parent = Path(args[0]), int(args[1]), int(args[2])
+    _die_with_parent(parent)
+    with open(directory / _CHILD_INPUT, "rb") as handle:
+        papers: list[Paper] = pickle.load(handle)
+    counter = _Counter(directory / _CHILD_PROGRESS)
+    _child_build(directory, papers, counter, limit)
 
 
 def upsert(
@@ -214,3 +315,7 @@ def open_writer_index(directory: Path) -> Any:
 
 def wait_seconds(start: float) -> float:
     return round(time.monotonic() - start, 2)
+
+
+if __name__ == "__main__":
+    _subprocess_main(sys.argv[1:])

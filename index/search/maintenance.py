@@ -7,6 +7,7 @@ highlights or decodes a paper.
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -259,10 +260,16 @@ class IndexMaintenance:
         if reason is not None:
             if self._broken is not None:
                 self.notices.append(f"{reason}; rebuilding it")
+            # Under the lock: a build-N other than the live one was left by a killed builder; none is kept.
+            index_store.remove_stale_builds(self.index_dir, [self._build] if self._build else [])
             build = index_store.new_build_dir(self.index_dir)
-            headlines = whoosh_build.build(
-                build, catalog.papers, progress, workers=min(2, os.cpu_count() or 1)
-            )
+            try:
+                headlines = whoosh_build.build(
+                    build, catalog.papers, progress, workers=min(2, os.cpu_count() or 1)
+                )
+            except BaseException:  # a failed or cancelled build leaves no half-written directory
+                shutil.rmtree(build, ignore_errors=True)
+                raise
             catalog = with_headlines(catalog, headlines)
             hashes = {paper.id: content_hash(paper) for paper in catalog.papers}
             generation = whoosh_build.open_reader_index(build).latest_generation()

@@ -51,7 +51,7 @@ class IndexBuilder:
         """Once the search is warm, freeze what is alive (`gc.freeze`): set by the app that asks for it
         (`PapersApp.freeze_gc`), so tests and other hosts leave their process's collector alone."""
         self.progress = ""
-        """One short phrase for the status line: "indexing 120/5000", "search unavailable", or empty."""
+        """One short phrase for the status line: "indexing 120/5000", "search unavailable: …", or empty."""
 
     def start(self) -> None:
         """Build the index in a worker; or, when it is ready, warm its search there: the first key is fast."""
@@ -109,9 +109,12 @@ class IndexBuilder:
         self._on_progress()
 
     def _failed(self, message: str) -> None:
-        self.progress = "search unavailable"
+        self.progress = "search unavailable: run `papers index`"
         self._on_progress()
-        message = f"Index build failed: {one_line(message)}"
+        message = (
+            f"Index build failed: {one_line(message)}. Run `papers index` in a shell (it shows the whole "
+            "error), then reopen the reader."
+        )
         self._host.notify(message, severity="error", timeout=15, markup=False)
 
     def _done(self, summary: str) -> None:

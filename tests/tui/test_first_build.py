@@ -1,0 +1,124 @@
+"""The reader's own first build, from inside the running app: the real two-process path, its progress, the
+search it enables, and what a failure leaves (a one-line message, no half-built directory, no held lock)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from whoosh.filedb.filestore import FileStorage
+
+from index.library import Library
+from index.search import build as whoosh_build
+from index.search.store import WriterLock
+from tests.conftest import SEEDS
+from tests.tui.conftest import settle
+from tests.tui.helpers import browse, reader, status_text
+from tui.screens.index_build import IndexBuilder
+
+
+def _nothing_left_behind(index_dir: Path, live: set[str]) -> None:
+    """Only the live build(s) remain, with no helper file of the child, and no lock is held."""
+    builds = {path.name for path in index_dir.iterdir() if path.name.startswith("build-")}
+    assert builds == live
+    for name in builds:
+        assert not [path.name for path in (index_dir / name).iterdir() if path.name.startswith("child-")]
+        lock = FileStorage(str(index_dir / name)).lock("MAIN_WRITELOCK")
+        assert lock.acquire(blocking=False), f"{name}'s Whoosh write lock is still held"
+        lock.release()
+    held = WriterLock.try_acquire(index_dir)
+    assert held is not None, "the index directory's writer lock is still held"
+    held.release()
+
+
+def _spy_on_children(monkeypatch: pytest.MonkeyPatch, kill: bool = False) -> list[Any]:
+    """The second processes the build starts (killed at once when `kill`, as a crash or the OOM killer)."""
+    started: list[Any] = []
+    real = whoosh_build._start_child
+
+    def start(*args: Any) -> tuple[Any, Any]:
+        child, counter = real(*args)
+        started.append(child)
+        if kill:
+            child.kill()
+        return child, counter
+
+    monkeypatch.setattr(whoosh_build, "_start_child", start)
+    monkeypatch.setattr(whoosh_build, "PARALLEL_MIN", 10)  # the seeds' 49 papers take the two-process path
+    return started
+
+
+def _record_status(monkeypatch: pytest.MonkeyPatch, seen: list[str]) -> None:
+    real = IndexBuilder._show_progress
+
+    def show(self: IndexBuilder, done: int, total: int) -> None:
+        real(self, done, total)
+        seen.append(status_text(self._host.app))
+
+    monkeypatch.setattr(IndexBuilder, "_show_progress", show)
+
+
+async def test_the_first_build_runs_both_processes_inside_the_app_and_enables_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index_dir = tmp_path / "index"
+    (index_dir / "build-3").mkdir(parents=True)  # what a reader killed mid-build leaves
+    (index_dir / "build-3" / "MAIN_WRITELOCK").touch()
+    started = _spy_on_children(monkeypatch)
+    seen: list[str] = []
+    _record_status(monkeypatch, seen)
+    library = Library.open([SEEDS], index_dir=index_dir, data_dir=tmp_path / "data")
+    try:
+        assert not library.index_ready
+        app = reader(library)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert len(browse(app).paper_list.ids) == len(library.papers), "the list is there at once"
+            await settle(pilot)
+            assert len(started) == 1 and whoosh_build.start_method() == "subprocess"
+            assert started[0].exitcode == 0
+            assert any("indexing" in line and f"/{len(library.papers)}" in line for line in seen), seen
+            assert library.index_ready
+            assert "indexing" not in status_text(app) and "unavailable" not in status_text(app)
+            await pilot.press("slash", *"diffusion")
+            await settle(pilot)
+            ids = list(browse(app).paper_list.ids)
+            assert ids and ids == list(library.view("diffusion").ids)
+            assert len(ids) < len(library.papers)
+        live = index_dir / "current"
+        _nothing_left_behind(index_dir, {live.readlink().name})
+    finally:
+        library.close()
+
+
+async def test_a_failed_first_build_says_what_to_do_and_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = _spy_on_children(monkeypatch, kill=True)
+    index_dir = tmp_path / "index"
+    library = Library.open([SEEDS], index_dir=index_dir, data_dir=tmp_path / "data")
+    try:
+        app = reader(library)
+        notices: list[str] = []
+        real_notify = app.notify
+
+        def notify(message: str, **options: Any) -> None:
+            notices.append(message)
+            real_notify(message, **options)
+
+        monkeypatch.setattr(app, "notify", notify)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert len(started) == 1
+            assert not library.index_ready
+            assert "search unavailable: run `papers index`" in status_text(app)
+            failures = [notice for notice in notices if notice.startswith("Index build failed")]
+            assert len(failures) == 1, notices
+            assert "\n" not in failures[0]
+            assert "second indexing process failed (exit code -9)" in failures[0]
+            assert "Run `papers index`" in failures[0]
+            assert len(browse(app).paper_list.ids) == len(library.papers), "the list still works"
+        _nothing_left_behind(index_dir, set())
+    finally:
+        library.close()
