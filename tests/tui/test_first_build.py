@@ -15,7 +15,7 @@ from index.search.store import WriterLock
 from tests.conftest import SEEDS
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, reader, status_text
-from tui.screens.index_build import IndexBuilder
+from tui.browse.index_build import IndexBuilder
 
 
 def _nothing_left_behind(index_dir: Path, live: set[str]) -> None:
