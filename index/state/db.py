@@ -165,6 +165,24 @@ class NewerSchema(Exception):
         super().__init__(f"schema version {version}, newer than this papers understands ({SCHEMA_VERSION})")
 
 
+def _open_writable_when_free(data_dir: Path) -> sqlite3.Connection:
+    """`_open_writable`, tried again while another process holds the file mid-write.
+
+    Switching a new file to WAL and migrating it take locks that SQLite may refuse at once (SQLITE_BUSY
+    without calling the busy handler, when waiting could deadlock), so two sessions starting together
+    would otherwise open the second one read-only. A lock held past BUSY_TIMEOUT_S still means read-only.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            return _open_writable(data_dir)
+        except sqlite3.OperationalError as error:
+            busy = error_code(error) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+            if not busy or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.05)
+
+
 def _open_writable(data_dir: Path) -> sqlite3.Connection:
     if not data_dir.is_dir():
         try:
@@ -297,7 +315,7 @@ def open_database(data_dir: Path) -> Opened:
     notices: list[Notice] = []
     for _attempt in range(2):
         try:
-            return Opened(_open_writable(data_dir), path, None, notices)
+            return Opened(_open_writable_when_free(data_dir), path, None, notices)
         except Corrupt as error:
             try:
                 with _exclusive(data_dir / "state.lock"):
