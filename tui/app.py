@@ -9,6 +9,7 @@ from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -30,11 +31,14 @@ if TYPE_CHECKING:
     from index.library import Library
 
 
+SEVERITY_RANK: dict[SeverityLevel, int] = {"information": 0, "warning": 1, "error": 2}
+
+
 class PapersApp(TypeAheadApp):
     """Holds the library and shows the browse screen; everything else belongs to screens and widgets."""
 
     CSS_PATH = "app.tcss"
-    NOTIFICATION_TIMEOUT = 3  # seconds; toasts say small things (app.tcss puts them on the status line)
+    NOTIFICATION_TIMEOUT = 3  # seconds; toasts say small things (app.tcss puts them on the footer's line)
     TITLE = "papers"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -74,7 +78,8 @@ class PapersApp(TypeAheadApp):
                 break
         else:
             if self.default_theme:
-                self.notify(f"config: unknown theme {self.default_theme!r}; using {self.theme!r}")
+                message = f"config: unknown theme {self.default_theme!r}; using {self.theme!r}"
+                self.notify(message, severity="warning", timeout=10)
         if self.keymap_overrides:
             self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
@@ -103,12 +108,30 @@ class PapersApp(TypeAheadApp):
         known = binding_ids()
         unknown = sorted(set(self.keymap_overrides) - known)
         if unknown:
-            self.notify(f"config: unknown key binding id(s) {', '.join(unknown)} (see ? for the ids)")
+            message = f"config: unknown key binding id(s) {', '.join(unknown)} (see ? for the ids)"
+            self.notify(message, severity="warning", timeout=10)
         self.set_keymap({key: value for key, value in self.keymap_overrides.items() if key in known})
 
     def _remember_theme(self, theme: Theme) -> None:
         if not self.library.marks.read_only:
             self.library.session.set("theme", theme.name)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A new notice takes the place of the one showing, as there is one line for them (see app.tcss); a
+        warning or error still showing outranks a passing confirmation, whose change the list and the status
+        line show anyway."""
+        if any(SEVERITY_RANK[shown.severity] > SEVERITY_RANK[severity] for shown in self._notifications):
+            return
+        self.clear_notifications()
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -134,7 +157,7 @@ def make_app(library: Library, **options: Any) -> PapersApp:
     Args:
         library: the opened facade over listings, index and state.
         **options: `debounce` (seconds to wait after typing before searching, default 0.03) and
-            `mark_read_delay` (seconds a paper must stay open to count as read, default 2; 0 disables),
+            `mark_read_delay` (seconds a paper must stay chosen to count as read, default 2; 0 disables),
             `theme` (the config's default theme), `keymap` (binding id -> keys, from the config) and
             `freeze_gc` (see `PapersApp.freeze_gc`).
     """

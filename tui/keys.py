@@ -60,7 +60,6 @@ OWNER_SECTION = {
 EXTRA_ROWS = {
     "search.enter": ("⏎ ↓ tab", "Go to the list"),
     "app.palette": ("ctrl+p", "Command palette"),
-    "browse.save_search": ("ctrl+p", "Save search as…"),
     "app.quit": ("ctrl+q", "Quit"),
 }
 """Keys that have no described binding of their own on the owners (Textual's, or plumbing twins)."""

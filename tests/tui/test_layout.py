@@ -121,22 +121,44 @@ async def test_stacked_at_80x24_the_list_shows_twelve_rows_and_the_abstract_scro
         assert detail.scroll_y > 0, "the rest of the abstract is a page away"
 
 
-async def test_help_fits_80x24_with_the_most_used_keys_on_the_first_screen(library: Library) -> None:
+async def test_help_fits_80x24_as_two_pages_most_used_keys_first(library: Library) -> None:
     app = reader(library)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("question_mark")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
-        shown = "\n".join(screen_lines(app))
+        lines = screen_lines(app)
+        shown = "\n".join(lines)
+        body = app.screen.body
+        assert body.max_scroll_y == 0, "the key sheet is one screen at 80x24: nothing of it scrolls away"
+        top = next(row for row, line in enumerate(lines) if "╭─ Help · keys" in line)
+        bottom = next(row for row, line in enumerate(lines) if "page 1 of 2" in line)
+        assert "space" in lines[bottom] and bottom < len(lines) - 1, lines[bottom]
+        assert "Most used" in lines[top + 1], "the most used keys come first"
         for row in ("1 All papers", "2 Unread only", "3 Starred only", "m More like this", "n Next unread"):
             assert _squeezed(row) in _squeezed(shown), row
         for row in ("N Previous unread", "o Sort", "u Undo", "R Mark shown read", "> Grow the list"):
             assert _squeezed(row) in _squeezed(shown), row
-        assert "Query syntax" in shown, "the query syntax starts on the first screen; the rest scrolls"
+        for row in ("^s Save search as…", "ctrl+p Command palette", "ctrl+q Quit"):
+            assert _squeezed(row) in _squeezed(shown), row
+        assert _squeezed(shown).count("ctrl+p") == 1, "one key, one row"
+        assert "space More" in _squeezed(lines[-1]), "the footer says how to see the rest"
         await pilot.press("space")
         await pilot.pause()
-        assert "is:starred" in "\n".join(screen_lines(app))
+        lines = screen_lines(app)
+        assert "Help · query syntax" in lines[0] and "page 2 of 2" in lines[-2], "page 2 fills the screen"
+        assert "is:starred" in "\n".join(lines)
+        while app.screen.body.scroll_y < app.screen.body.max_scroll_y:
+            await pilot.press("space")  # the rest of the page, a screen at a time
+            await pilot.pause()
+        assert "you are told so." in "\n".join(screen_lines(app)), "the last line of help is reachable"
+        for key, page in (("space", 1), ("tab", 0), ("tab", 1), ("b", 0), ("b", 0)):
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen.page == page, key
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
 
 
 async def test_help_shows_keys_as_remapped(library: Library) -> None:
@@ -195,21 +217,43 @@ async def test_no_footer_label_is_cut_at_80_columns(library: Library) -> None:
         assert ("?", "Help") in labels, line
 
 
-async def test_toasts_sit_on_the_status_line_and_go_quickly(library: Library) -> None:
+async def test_notices_take_the_footers_line_and_cover_no_text_at_80_columns(library: Library) -> None:
     app = reader(library)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await settle(pilot)
-        await pilot.press("o")
+    long_notice = "config: unknown key binding id(s) " + ", ".join(f"browse.nothing_{n}" for n in range(12))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot)
         screen = browse(app)
-        toasts = list(screen.query(Toast))
-        assert toasts, "sorting says so"
         status = screen.query_one("#status-line").region
-        for toast in toasts:
-            assert toast.region.y == status.y and toast.region.height == 1
-            assert not toast.region.overlaps(screen.detail.region)
-            assert not toast.region.overlaps(screen.paper_list.region)
-            assert toast._notification.timeout <= 3
+        footer = screen.query_one(KeyFooter).region
+        for press, says in (
+            (["o"], "Sorted by"),
+            (["j", "s"], "Starred."),
+            (["y"], "Copied the paper"),
+            (["ctrl+s"], "Type a query or choose a filter first"),
+            ([], "config: unknown key binding"),
+        ):
+            if press:
+                await pilot.press(*press)
+            else:
+                app.notify(long_notice)
+            await settle(pilot)
+            toasts = list(screen.query(Toast))
+            assert len(toasts) == 1, "the newest notice takes the place of the one before"
+            toast = toasts[0].region
+            assert toast.y == footer.y and toast.height == 1 and toast.right <= 80, toast
+            for covered in (status, screen.detail.region, screen.paper_list.region, screen.search_bar.region):
+                assert not toast.overlaps(covered), (says, covered)
+            line = screen_lines(app)[footer.y]
+            assert says in line, line
+            assert toasts[0]._notification.timeout <= 3
+        assert screen_lines(app)[footer.y].rstrip().endswith("…"), "a long notice is cut on its one line"
+        app.notify("Index build failed: run `papers index`.", severity="error")
+        await pilot.press("s")
+        await settle(pilot)
+        assert [toast._notification.message for toast in screen.query(Toast)] == [
+            "Index build failed: run `papers index`."
+        ], "an error showing is not pushed away by a confirmation"
+        assert str(screen.paper_list.selected_id) in app.clipboard
 
 
 def _squeezed(text: str) -> str:

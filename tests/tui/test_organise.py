@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual import events
+from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, TextArea
 
 from index.library import Library
@@ -138,6 +139,20 @@ async def test_a_note_being_typed_is_kept_when_the_reader_quits(library: Library
     assert library.organiser.note(first) == "half a thought"
 
 
+async def _save_search_as(pilot: Pilot[None], keys: list[str], name: str) -> None:
+    """Press `keys`, which must open the "Save this search as" prompt, and answer it with `name`."""
+    for key in keys:
+        if key == "enter":
+            await settle(pilot)  # the palette has found the command
+        await pilot.press(key)
+        if key == "ctrl+p":
+            await settle(pilot)
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, Prompt)
+    await pilot.press(*name, "enter")
+    await settle(pilot)
+
+
 async def test_palette_saves_the_search_and_s_lists_it_with_unread_counts(library: Library) -> None:
     app = reader(library)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -145,13 +160,7 @@ async def test_palette_saves_the_search_and_s_lists_it_with_unread_counts(librar
         await pilot.press("slash", *"diffusion", "enter")
         await settle(pilot)
         found = len(browse(app).paper_list.ids)
-        await pilot.press("ctrl+p", *"Save this search")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
-        assert isinstance(app.screen, Prompt)
-        await pilot.press(*"diff", "enter")
-        await settle(pilot)
+        await _save_search_as(pilot, ["ctrl+p", *"Save search", "enter"], "diff")
         assert library.organiser.saved_searches() == [("diff", "diffusion")]
         library.organiser.save_search("all starred", "is:starred")
 
@@ -180,6 +189,20 @@ async def test_palette_saves_the_search_and_s_lists_it_with_unread_counts(librar
         assert browse(app).search_bar.value == "diffusion"
         assert len(browse(app).paper_list.ids) == found
         assert browse(app).query_text == "diffusion"
+
+
+async def test_ctrl_s_saves_the_query_shown_or_the_one_being_typed(library: Library) -> None:
+    app = reader(library)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "slash", *"graph", "enter")  # the unread filter is kept as is:unread
+        await settle(pilot)
+        await _save_search_as(pilot, ["ctrl+s"], "graphs")
+        await _save_search_as(pilot, ["slash", "ctrl+u", *"diffusion model", "ctrl+s"], "diff")  # in the bar
+        assert library.organiser.saved_searches() == [
+            ("diff", "diffusion model is:unread"),
+            ("graphs", "graph is:unread"),
+        ]
 
 
 async def test_a_chosen_saved_search_brings_its_own_filter_not_the_one_shown(library: Library) -> None:

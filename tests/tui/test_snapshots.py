@@ -61,14 +61,36 @@ def test_search_with_highlights(library: Library, snap_compare: SnapCompare) -> 
     assert snap_compare(reader(library), terminal_size=(120, 40), run_before=search)
 
 
+def test_main_screen_100x30(library: Library, snap_compare: SnapCompare) -> None:
+    assert snap_compare(reader(library), terminal_size=(100, 30), run_before=_settled)
+
+
 def test_help_screen(library: Library, snap_compare: SnapCompare) -> None:
     assert snap_compare(
         reader(library), terminal_size=(100, 40), press=["question_mark"], run_before=_settled
     )
 
 
+def test_help_screen_100x30(library: Library, snap_compare: SnapCompare) -> None:
+    assert snap_compare(
+        reader(library), terminal_size=(100, 30), press=["question_mark"], run_before=_settled
+    )
+
+
+def test_help_screen_query_syntax_120x40(library: Library, snap_compare: SnapCompare) -> None:
+    """The second page: the query syntax, whole at 120x40."""
+    assert snap_compare(
+        reader(library), terminal_size=(120, 40), press=["question_mark", "space"], run_before=_settled
+    )
+
+
 def test_help_screen_80x24(library: Library, snap_compare: SnapCompare) -> None:
     assert snap_compare(reader(library), terminal_size=(80, 24), press=["question_mark"], run_before=_settled)
+
+
+def test_notice_on_the_footer_line_80x24(library: Library, snap_compare: SnapCompare) -> None:
+    """A notice ("Starred.") takes the footer's line: the status line and the abstract stay readable."""
+    assert snap_compare(reader(library), terminal_size=(80, 24), press=["j", "s"], run_before=_settled)
 
 
 def test_detail_focused_80x24(library: Library, snap_compare: SnapCompare) -> None:

@@ -119,5 +119,5 @@ class IndexBuilder:
 
     def _done(self, summary: str) -> None:
         self.progress = ""
-        self._host.notify(one_line(summary), title="Index ready", markup=False)
+        self._host.notify(f"Index ready: {one_line(summary)}", markup=False)
         self._on_ready()

@@ -14,7 +14,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.app import SystemCommand
 from textual.screen import Screen
 
 from index.library import InputError
@@ -179,7 +178,7 @@ class Organising:
         self._host.app.push_screen(SavedSearches(self._library.organiser), chosen)
 
     def save_search(self, query: str, filter: str) -> None:
-        """The palette's "Save this search as…": name the query shown (with its filter, as an `is:` word)."""
+        """ctrl+s, or "Save search as…" in the palette: name the query, keeping its filter as `is:`."""
         query = saved_query(query, filter)
         if not query:
             self._host.notify("Type a query or choose a filter first: there is nothing to save.", timeout=3)
@@ -199,14 +198,6 @@ class Organising:
         hint.append("query ", "dim")
         hint.append(one_line(query))
         self._host.app.push_screen(Prompt("Save this search as", hint, placeholder="a name"), named)
-
-    def commands(self, current: Callable[[], tuple[str, str]]) -> Iterable[SystemCommand]:
-        """Palette commands with no key of their own; `current` is the query and filter shown when run."""
-        yield SystemCommand(
-            "Save this search as…",
-            "name the current query; S lists saved searches",
-            lambda: self.save_search(*current()),
-        )
 
 
 def saved_query(query: str, filter: str) -> str:

@@ -69,6 +69,14 @@ class BrowseScreen(Screen[None]):
         Binding("t", "edit_tags", "Tag", show=False, priority=True, id="browse.tag"),
         Binding("e", "edit_note", "Note", show=False, priority=True, id="browse.note"),
         Binding("S", "open_saved", "Saved searches", show=False, priority=True, id="browse.saved"),
+        Binding(
+            "ctrl+s",
+            "save_search",
+            "Save search as…",
+            show=False,
+            priority=True,
+            id="browse.save_search",
+        ),
         Binding("f", "toggle_facets", "Facets", show=False, priority=True, id="browse.facets"),
         Binding("T", "triage", "Triage", show=False, priority=True, id="browse.triage"),
         Binding("o", "cycle_order", "Sort", show=False, id="browse.sort"),
@@ -347,6 +355,11 @@ class BrowseScreen(Screen[None]):
     def action_open_saved(self) -> None:
         self._organise(self.organising.open_saved)
 
+    def action_save_search(self) -> None:
+        """Names the query being typed when the search bar has the focus, else the query shown."""
+        query = self.search_bar.value if self.focused is self.search_bar.input else self.query_text
+        self.organising.with_keys_held(lambda: self.organising.save_search(query, self.filter))
+
     def action_step_unread(self, step: int) -> None:
         self.marking.step_unread(step)
 
@@ -455,4 +468,3 @@ class BrowseScreen(Screen[None]):
 
     def commands(self) -> Iterable[SystemCommand]:
         yield from keys.commands(self.binding_owners())
-        yield from self.organising.commands(lambda: (self.query_text, self.filter))

@@ -1,16 +1,22 @@
-"""The help screen: a key sheet in as many columns as fit (keys as mapped now), then the query syntax."""
+"""The help screen: two pages, the key sheet (keys as mapped now, most used first) and the query syntax.
+
+Each page is laid out for the width it is given and scrolls when the terminal is shorter than the page, so
+the key sheet is one screen at 80x24 and nothing is ever out of reach: space goes on through a page and
+then to the next one, the page's border says which page this is and which key shows the other.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import ContentSwitcher, Static
 
 from tui.keys import Section
 from tui.screens.help_layout import Styles, key_sheet, query_syntax
@@ -18,8 +24,8 @@ from tui.scrolling import scroll_at_once
 from tui.widgets.key_footer import KeyFooter
 
 
-class HelpSheet(Static):
-    """The key sheet and query syntax, laid out again for each width it is given."""
+class HelpPage(Static):
+    """One page of help text, laid out again for each width it is given."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"help-sheet--title", "help-sheet--key", "help-sheet--note"}
 
@@ -40,37 +46,87 @@ class HelpSheet(Static):
         self._width = width
         style = self.get_component_rich_style
         styles = Styles(style("help-sheet--title"), style("help-sheet--key"), style("help-sheet--note"))
-        text = key_sheet(self.sections, width, styles)
-        text.append("\n")
-        text.append_text(query_syntax(self.query_help, width, styles))
+        text = Text(end="")
+        if self.sections:
+            text.append_text(key_sheet(self.sections, width, styles))
+        if self.query_help:
+            text.append_text(query_syntax(self.query_help, width, styles))
         text.rstrip()
         self.update(text)
 
 
 class HelpScreen(ModalScreen[None]):
-    """Shown over the browse screen; any of the close keys returns to it."""
+    """Shown over the browse screen (or triage); any of the close keys returns to it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "close", "Close help", id="help.close"),
+        Binding("space,pagedown", "page_down", "More", id="help.page_down"),
+        Binding("pageup,b", "page_up", "Back", id="help.page_up"),
+        Binding("tab,right", "turn(1)", "Other page", show=False, id="help.next_page"),
+        Binding("shift+tab,left", "turn(-1)", "Other page", show=False, id="help.previous_page"),
         Binding("down,j", "scroll('down')", "Down", show=False, id="help.down"),
         Binding("up,k", "scroll('up')", "Up", show=False, id="help.up"),
-        Binding("pagedown,space", "scroll('page_down')", "Page down", show=False, id="help.page_down"),
-        Binding("pageup", "scroll('page_up')", "Page up", show=False, id="help.page_up"),
     ]
 
     def __init__(self, sections: Sequence[Section], query_help: str) -> None:
         super().__init__()
         self.sections = sections
         self.query_help = query_help
+        self.pages: list[tuple[str, str]] = [("help-keys", "keys")]
+        if query_help:
+            self.pages.append(("help-syntax", "query syntax"))
+        self.page = 0
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-body") as body:
-            body.border_title = "Keys"
-            yield HelpSheet(self.sections, self.query_help, id="help-text")
+        with ContentSwitcher(initial="help-keys", id="help-pages"):
+            with VerticalScroll(id="help-keys", classes="help-body"):
+                yield HelpPage(self.sections, "", id="help-text")
+            if self.query_help:
+                with VerticalScroll(id="help-syntax", classes="help-body"):
+                    yield HelpPage((), self.query_help, id="help-syntax-text")
         yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self._show(0)
+
+    @property
+    def body(self) -> VerticalScroll:
+        """The page being shown."""
+        return self.query_one(f"#{self.pages[self.page][0]}", VerticalScroll)
+
+    def _show(self, page: int) -> None:
+        self.page = page
+        page_id, title = self.pages[page]
+        self.query_one(ContentSwitcher).current = page_id
+        body = self.body
+        body.border_title = "Help" if len(self.pages) == 1 else f"Help · {title}"
+        if len(self.pages) > 1:
+            other = self.pages[1 - page][1]
+            turn = "space" if page == 0 else "b"
+            body.border_subtitle = f"page {page + 1} of {len(self.pages)} · {turn} or tab: {other}"
+        body.scroll_home(animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)
 
     def action_scroll(self, how: str) -> None:
-        scroll_at_once(self.query_one("#help-body", VerticalScroll), how)
+        scroll_at_once(self.body, how)
+
+    def action_turn(self, step: int) -> None:
+        self._show((self.page + step) % len(self.pages))
+
+    def action_page_down(self) -> None:
+        """Through the page first, then on to the next one: space alone reads all of help."""
+        body = self.body
+        if body.scroll_y < body.max_scroll_y:
+            scroll_at_once(body, "page_down")
+        elif self.page + 1 < len(self.pages):
+            self._show(self.page + 1)
+
+    def action_page_up(self) -> None:
+        body = self.body
+        if body.scroll_y > 0:
+            scroll_at_once(body, "page_up")
+        elif self.page > 0:
+            self._show(self.page - 1)
+            self.body.scroll_end(animate=False)

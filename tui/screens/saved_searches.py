@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 NAME_WIDTH = 20
 """Cells for a search's name before its query."""
-EMPTY_HINT = "No saved searches yet. ctrl+p → “Save this search as…” names the current query."
+EMPTY_HINT = "No saved searches yet. ctrl+s (Save search as…) names the current query."
 
 
 def search_row(name: str, query: str, unread: int | str | None) -> Text:
