@@ -81,6 +81,8 @@ class Papers:
             self.ids = source.ids
             where = set(zip(source.venues, source.years, strict=True))
         self.position = {paper_id: number for number, paper_id in enumerate(self.ids)}
+        self.venue_years: frozenset[tuple[str | None, int | None]] = frozenset(where)
+        """Every (venue, year) the papers come from: a front end sizes its venue column from these."""
         # Three files of one conference are one listing to a reader: show venue/year only when they differ.
         self.spans_several_listings = len(where) > 1
         self._rendered = lru_cache(maxsize=256)(self._render)

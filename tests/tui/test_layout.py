@@ -14,8 +14,9 @@ from textual.widgets._toast import Toast
 
 from index.library import Library
 from index.search.query import QUERY_HELP
+from tests.conftest import SEEDS
 from tests.tui.conftest import settle
-from tests.tui.helpers import browse, list_rows, reader, seeds_library
+from tests.tui.helpers import browse, detail_text, list_rows, reader, seeds_library
 from tui.browse import panes
 from tui.screens.help import HelpScreen
 from tui.screens.help_layout import Styles, key_sheet, query_syntax
@@ -36,9 +37,9 @@ async def test_list_width_follows_the_terminal_and_the_headlines(library: Librar
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = browse(app)
-        # 120 columns: as wide as the headlines want, less what the abstract needs for ~60-character lines.
+        # 120 columns: as wide as the headlines want, less what the abstract needs for ~52-character lines.
         assert list_width(app) == 120 - panes.DETAIL_MEASURE
-        assert screen.detail.outer_size.width >= 60
+        assert screen.detail.outer_size.width >= panes.DETAIL_MEASURE
         await pilot.resize_terminal(200, 50)
         await settle(pilot)
         preferred = screen.query_one(panes.Panes).preferred
@@ -51,10 +52,41 @@ async def test_list_width_follows_the_terminal_and_the_headlines(library: Librar
         assert screen.detail.outer_size.width >= panes.DETAIL_MEASURE
 
 
+async def test_at_120_columns_every_row_shows_60_characters_of_its_headline(tmp_path: Path) -> None:
+    """Two venues, so rows could carry a venue column: at 120x40 the headline keeps its 60 characters (the
+    detail pane names the venue and shows the selected headline whole); wider, the venue column comes back."""
+    listings = tmp_path / "listings"
+    listings.mkdir()
+    seeds = sorted(SEEDS.glob("*.txt"))[:2]
+    for number, (seed, header) in enumerate(zip(seeds, ("NeurIPS 2026", "ICML 2025"), strict=True)):
+        body = seed.read_text(encoding="utf-8").split("\n", 1)[1]
+        (listings / f"{number}.txt").write_text(f"{header} Papers\n{body}", encoding="utf-8")
+    library = Library.open([listings], index_dir=tmp_path / "index", data_dir=tmp_path / "data")
+    try:
+        app = reader(library)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            screen = browse(app)
+            assert library.papers.spans_several_listings
+            rows = list_rows(app)
+            shown = [screen.paper_list.ids[number] for number, row in enumerate(rows) if row.strip()]
+            assert len(shown) > 20
+            for paper_id, row in zip(shown, rows, strict=False):
+                headline = library.papers.paper(paper_id).headline
+                assert row[4:].startswith(headline[:60].rstrip()), (row, headline)
+            selected = library.papers.paper(shown[0]).headline
+            assert _squeezed(selected) in _squeezed(detail_text(app)), "the selected headline, whole"
+            await pilot.resize_terminal(160, 40)
+            await settle(pilot)
+            assert any(row.rstrip().endswith(("NeurIPS 2026", "ICML 2025")) for row in list_rows(app))
+    finally:
+        library.close()
+
+
 def test_headline_width_is_a_high_percentile_plus_the_row_furniture() -> None:
     lengths = [40] * 10 + [70] * 85 + [200] * 5
-    assert panes.headline_width(lengths, where=False) == 70 + panes.MARKS + panes.CHROME
-    assert panes.headline_width(lengths, where=True) == 70 + panes.MARKS + panes.CHROME + 17
+    assert panes.headline_width(lengths, where=0) == 70 + panes.MARKS + panes.CHROME
+    assert panes.headline_width(lengths, where=9) == 70 + panes.MARKS + panes.CHROME + 10
     assert panes.fit(120, 37, 200, stacked=False).auto == 120 - panes.DETAIL_MEASURE
     assert panes.fit(90, 21, 0, stacked=True).auto == panes.LIST_ROWS + 1
     assert panes.fit(90, 12, 0, stacked=True).auto == 12 - panes.DETAIL_ROWS

@@ -16,7 +16,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.containers import Container
 
-from tui.browse.paper_list import WHERE_WIDTH, PaperList
+from tui.browse.paper_list import PaperList, venue_width
 
 if TYPE_CHECKING:
     from index.library import Library
@@ -27,7 +27,9 @@ STACKED_CLASS = "-narrow"
 MARKS = 4  # "★ ● " before each headline
 CHROME = 2  # the list's scrollbar and its border
 LIST_MIN = 24  # columns
-DETAIL_MEASURE = 60  # columns the automatic width leaves the detail: a ~60-character line of abstract
+DETAIL_MEASURE = 54
+"""Columns the automatic width leaves the detail: a ~52-character line of abstract, so that at 120 columns the
+list has room for 60 characters of every headline (paper_list.HEADLINE_ROOM)."""
 DETAIL_MIN = 36  # columns the detail keeps however wide the user makes the list
 WIDTH_STEP = 4
 LIST_ROWS = 12  # list rows when stacked, unless the terminal is too short to leave the detail DETAIL_ROWS
@@ -39,13 +41,14 @@ SAMPLE = 100
 SESSION_KEYS = {"width": "list_width_offset", "height": "list_height_offset"}
 
 
-def headline_width(lengths: Sequence[int], *, where: bool) -> int:
-    """The list width (cells, with marks, venue column and chrome) that shows most headlines whole."""
+def headline_width(lengths: Sequence[int], *, where: int) -> int:
+    """The list width (cells, with marks, a venue column `where` cells wide and chrome) that shows most
+    headlines whole."""
     if not lengths:
         return 0
     ordered = sorted(lengths)
     headline = ordered[min(len(ordered) - 1, int(HEADLINE_PERCENTILE * len(ordered)))]
-    return MARKS + headline + (WHERE_WIDTH + 1 if where else 0) + CHROME
+    return MARKS + headline + (where + 1 if where else 0) + CHROME
 
 
 def clamp(value: int, low: int, high: int) -> int:
@@ -105,7 +108,8 @@ class Panes(Container):
             papers = self._library.papers
             step = max(1, len(papers) // SAMPLE)
             lengths = [cell_len(papers[number].headline) for number in range(0, len(papers), step)]
-            self._preferred = headline_width(lengths, where=papers.spans_several_listings)
+            where = venue_width(papers.venue_years) if papers.spans_several_listings else 0
+            self._preferred = headline_width(lengths, where=where)
         return self._preferred
 
     def current_fit(self) -> Fit:

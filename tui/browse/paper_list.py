@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar, NamedTuple
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -16,7 +17,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tui.text import one_line
+from tui.text import one_line, venue_year
 
 
 class Row(NamedTuple):
@@ -33,6 +34,10 @@ class Row(NamedTuple):
 Describe = Callable[[str], Row]
 
 WHERE_WIDTH = 16
+"""The venue column is as wide as the longest venue and year shown, up to this."""
+HEADLINE_ROOM = 60
+"""Cells of headline a row keeps before it gives room to the venue column: a headline is read before its
+venue, and the detail pane names the selected paper's venue anyway."""
 TAGS_WIDTH = 20
 """At most this many cells of tags (and the note mark) in a row, and never over a third of the headline."""
 TAGS_MIN = 4
@@ -87,6 +92,7 @@ class PaperList(ScrollView, can_focus=True):
         self._describe = describe
         self._ids: Sequence[str] = ()
         self.show_where = False
+        self.where_width = WHERE_WIDTH
         self.empty_message: Text = Text("No papers.")
         self._by_user = False  # the next cursor change comes from a key or click
 
@@ -200,9 +206,10 @@ class PaperList(ScrollView, can_focus=True):
         text.append("★ " if row.starred else "  ", self.get_component_rich_style("paper-list--star"))
         text.append("● " if row.unread else "  ", self.get_component_rich_style("paper-list--unread"))
         headline_width = width - 4
-        where = one_line(row.where)[:WHERE_WIDTH] if self.show_where and row.where else ""
-        if where:
-            headline_width -= WHERE_WIDTH + 1
+        where = ""
+        if self.show_where and row.where and headline_width - self.where_width - 1 >= HEADLINE_ROOM:
+            where = one_line(row.where)[: self.where_width]
+            headline_width -= self.where_width + 1
         tags = tag_label(row.tags, row.noted, headline_width // 3)
         if tags.plain:
             headline_width -= tags.cell_len + 1
@@ -214,7 +221,8 @@ class PaperList(ScrollView, can_focus=True):
             text.append_text(tags.copy())
             text.stylize(self.get_component_rich_style("paper-list--tags"), len(text) - len(tags))
         if where:
-            text.append(" " + where.rjust(WHERE_WIDTH), self.get_component_rich_style("paper-list--where"))
+            where_style = self.get_component_rich_style("paper-list--where")
+            text.append(" " + where.rjust(self.where_width), where_style)
         style = base
         if index == self.cursor:
             style = base + self.get_component_rich_style("paper-list--cursor")
@@ -228,6 +236,11 @@ class PaperList(ScrollView, can_focus=True):
             for seg in text.render(self.app.console)
         ]
         return Strip(segments).adjust_cell_length(width, style)
+
+
+def venue_width(venue_years: Iterable[tuple[str | None, int | None]]) -> int:
+    """The venue column's width: the longest venue and year among the papers, at most WHERE_WIDTH."""
+    return min(WHERE_WIDTH, max((cell_len(venue_year(*shown)) for shown in venue_years), default=0))
 
 
 def tag_label(tags: tuple[str, ...], noted: bool, room: int) -> Text:

@@ -26,7 +26,7 @@ from tui.browse.messages import ListFocusRequested, MarksChanged, QueryRequested
 from tui.browse.organise import Organising
 from tui.browse.panes import Panes
 from tui.browse.paper_detail import PaperDetail
-from tui.browse.paper_list import PaperList, Row
+from tui.browse.paper_list import PaperList, Row, venue_width
 from tui.browse.search_bar import SearchBar
 from tui.browse.similar_view import SimilarView
 from tui.screens.help import HelpScreen
@@ -138,6 +138,7 @@ class BrowseScreen(Screen[None]):
         self.marking.reload()
         self.organising.reload()
         self.paper_list.show_where = library.papers.spans_several_listings
+        self.paper_list.where_width = venue_width(library.papers.venue_years)
         self.query_text, self.filter, self.order, self._restore_id = results.restore_view(library)
         self.search_bar.set_value(self.query_text)
         self.query_restored = bool(self.query_text)
