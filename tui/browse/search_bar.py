@@ -6,7 +6,7 @@ import time
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -15,6 +15,26 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from tui.typeahead import TypeAheadApp
+
+
+class QueryInput(Input):
+    """The query's input, whose own keys (BSpace, ctrl+a/u/w, cursor keys) act the moment it receives them.
+
+    Textual runs a widget's non-priority binding only once the key has bubbled up to the App, one message
+    queue per ancestor, while a letter is typed as soon as the input receives it; in a burst (keys that
+    arrive in one read over ssh) "x BSpace s" would end "xs" with the BSpace applied last. Running the
+    binding here keeps every key in the order it came.
+    """
+
+    async def _on_key(self, event: events.Key) -> None:
+        bindings = self._bindings.copy()
+        bindings.apply_keymap(self.app._keymap)  # as Textual's own binding chain applies the user's keymap
+        for binding in bindings.key_to_bindings.get(event.key, ()):
+            if not binding.priority and await self.app.run_action(binding.action, self):
+                event.stop()
+                event.prevent_default()
+                return
+        await super()._on_key(event)
 
 
 class SearchBar(Vertical):
@@ -63,7 +83,7 @@ class SearchBar(Vertical):
         searches "d" at once, and its results may land after the Leave is posted but before it is handled)."""
 
     def compose(self) -> ComposeResult:
-        yield Input(
+        yield QueryInput(
             placeholder='Search (/) — words, "phrases", title:…, is:starred; ? for help',
             compact=True,
             id="query",
