@@ -50,10 +50,13 @@ class View:
     """The index terms the query matched: what to mark in any paper of the list (`Papers.page`)."""
     for_you: ForYouList | None = None
     """Set when the list is a for-you list: what it is like, and why each paper is in it."""
+    matching: int | None = None
+    """How many papers the answer holds before a `limit` cut it to `ids`; None when nothing was cut."""
 
     @property
     def total(self) -> int:
-        return len(self.ids)
+        """How many papers answer the question, however many of them `ids` lists."""
+        return len(self.ids) if self.matching is None else self.matching
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,9 +128,20 @@ def compute_view(
     ids = keep(state, ids, (filter,))
     if order != "relevance" and query.strip():
         ids = in_listing_order(ids, position)
+    # A ranking cut to the best `limit` (possible only with no mark filter) leaves out matches it counted.
+    matching = len(ids) + matched.total - len(matched.ids) if limit is not None else None
     ids = _ordered(ids, order, state)[:limit]
     hits = _hits(index, _shown(ids, limit, highlight_top), scores, matched, highlight_top)
-    return View(query, filter, ids, matched.notice, suggestion, hits=hits, highlight=matched.highlight)
+    return View(
+        query,
+        filter,
+        ids,
+        matched.notice,
+        suggestion,
+        hits=hits,
+        highlight=matched.highlight,
+        matching=matching,
+    )
 
 
 def _shown(ids: tuple[str, ...], limit: int | None, highlight_top: int) -> tuple[str, ...]:
@@ -251,6 +265,7 @@ def _for_you_view(index: SearchIndex, state: StateStore, position: Mapping[str, 
         ids = newest_starred_first(ids, state)
     else:
         ids = in_listing_order(ids, position if asked.order == "listing" else ranking)
+    matching = len(ids) if asked.limit is not None else None
     ids = ids[: asked.limit]
     hits = _hits(index, _shown(ids, asked.limit, asked.highlight_top), (), matched, FOR_YOU_SIZE)
     return View(
@@ -262,6 +277,7 @@ def _for_you_view(index: SearchIndex, state: StateStore, position: Mapping[str, 
         hits=hits,
         highlight=matched.highlight,
         for_you=ForYouList(tag, {hit.id: hit for hit in picked}),
+        matching=matching,
     )
 
 

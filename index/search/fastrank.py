@@ -49,6 +49,8 @@ class Hits(NamedTuple):
 
     docnums: Docnums
     scores: Scores
+    total: int
+    """How many papers match: more than `docnums` holds when only the best `top` were asked for."""
 
 
 class FastRanker:
@@ -93,13 +95,14 @@ class FastRanker:
             masks.append(found.mask)
             scores.append(found.scores)
         if not masks:
-            return Hits(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64))
+            return Hits(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64), 0)
         mask = np.concatenate(masks)
         docnums = np.flatnonzero(mask)
         found_scores = np.concatenate(scores)[docnums]
         if not scored:
-            return Hits(docnums, np.empty(0, dtype=np.float64))
-        if top is not None and top < len(docnums):
+            return Hits(docnums, np.empty(0, dtype=np.float64), len(docnums))
+        total = len(docnums)
+        if top is not None and top < total:
             # Only scores at least the top-th best can be among the first `top`: sort just those.
             threshold = np.partition(found_scores, len(found_scores) - top)[len(found_scores) - top]
             keep = found_scores >= threshold
@@ -107,7 +110,7 @@ class FastRanker:
         order = np.argsort(-found_scores, kind="stable")  # docnums ascend already: ties keep that order
         if top is not None:
             order = order[:top]
-        return Hits(docnums[order], found_scores[order])
+        return Hits(docnums[order], found_scores[order], total)
 
     def stepped(
         self, number: int, key: Any, compute: Callable[[], tuple[Docnums, Scores]]

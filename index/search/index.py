@@ -275,21 +275,23 @@ class SearchIndex:
         if parsed.query is None:
             view = self.load_view()
             ids: tuple[str, ...] = tuple(view.ids) if view else ()
+            total = len(ids)
         else:
             top = limit if limit is not None and limit >= SUGGEST_BELOW and not parsed.filters else None
-            ids, scores, terms, timed_out = self._ranked(parsed, top, ranked)
+            ids, scores, terms, timed_out, total = self._ranked(parsed, top, ranked)
             if parsed.fallback and not ids:
-                ids, scores, terms, timed_out = self._near_spellings(parsed, ranked, notices)
+                ids, scores, terms, timed_out, total = self._near_spellings(parsed, ranked, notices)
             if timed_out:
                 notices.append(f"search stopped after {TIME_LIMIT:g} s; results are incomplete")
-        return Matched(query, ids, scores, terms, parsed.filters, parsed.words, "; ".join(notices) or None)
+        notice = "; ".join(notices) or None
+        return Matched(query, ids, scores, terms, parsed.filters, parsed.words, notice, total)
 
     def _near_spellings(self, parsed: ParsedQuery, ranked: bool, notices: list[str]) -> Ranked:
         """A malformed query whose plain words found nothing: its words within two typos, as a last resort."""
         assert self._parsers is not None
         near = self._parsers.near_words(parsed.text, self._analyzer)
         if near is None:
-            return Ranked((), (), {}, False)
+            return Ranked((), (), {}, False, 0)
         near_parsed = replace(parsed, text=f"\x00near:{parsed.text}", query=near)
         notices[0] = (parsed.notice or "").replace("as plain words", "as plain words and near spellings")
         return self._ranked(near_parsed, None, ranked)

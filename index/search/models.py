@@ -93,6 +93,8 @@ class Matched:
     """The query's plain words, for "did you mean"."""
     notice: str | None = None
     """One line when the query was not taken as written (malformed, unknown filter, timed out)."""
+    total: int = 0
+    """How many papers match: more than `ids` holds when the caller's limit let only the best be ranked."""
 
 
 @dataclass(frozen=True, slots=True)

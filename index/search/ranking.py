@@ -29,10 +29,12 @@ class Ranked(NamedTuple):
     scores: tuple[float, ...]
     terms: Terms
     timed_out: bool
+    total: int
+    """How many papers match: more than `ids` holds when only the best `top` were ranked."""
 
     def first(self, top: int) -> Ranked:
         """The best `top` of a full ranking: what a top-N heap would have given."""
-        return Ranked(self.ids[:top], self.scores[:top], self.terms, self.timed_out)
+        return Ranked(self.ids[:top], self.scores[:top], self.terms, self.timed_out, self.total)
 
 
 def rank(
@@ -69,6 +71,7 @@ def rank(
                 tuple(hits.scores.tolist()),  # a tuple from a list: 2 ms at 146k hits
                 matched_terms(query, readers),
                 False,
+                hits.total,
             )
     inner: Any
     if not scored:
@@ -86,11 +89,13 @@ def rank(
     except TimeLimit:
         timed_out = True
     best = capped.results().top_n
+    total = inner.total if isinstance(inner, collectors.TopCollector) else len(best)  # it counts every match
     return Ranked(
         ids_of([docnum for _score, docnum in best]),
         tuple(float(score) for score, _docnum in best) if scored else (),
         matched_terms(query, readers),
         timed_out,
+        total,
     )
 
 

@@ -100,6 +100,8 @@ def check(index: SearchIndex, typed: list[str]) -> int:
             assert tuple(full.scores.tolist()) == whoosh_full.scores, text  # bit for bit, not approximately
             whoosh_top = rank(searcher, index._parse(text).query, index._ids_of, top=20)
             assert not whoosh_top.timed_out and index._ids_of(top.docnums) == whoosh_top.ids, text
+            counts = (full.total, top.total, whoosh_full.total, whoosh_top.total)
+            assert counts == (len(full.docnums),) * 4, (text, counts)  # a top-N answer counts every match
             whoosh_unscored = rank(searcher, index._parse(text).query, index._ids_of, scored=False)
             assert not whoosh_unscored.timed_out, text
             assert index._ids_of(unscored.docnums) == whoosh_unscored.ids, text

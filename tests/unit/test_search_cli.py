@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -10,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from index.search.index import SUGGEST_BELOW
 from tests.conftest import REPO, SEEDS, run_papers
 
 
@@ -104,6 +107,20 @@ def test_human_output_marks_matches(index_dir: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "  1. " in result.stdout and "*memoriz" in result.stdout.lower()
+
+
+def test_a_limit_shows_fewer_papers_but_counts_every_match(index_dir: Path) -> None:
+    """`--limit` cuts the list, not the count: "2 of 8 matching papers", with or without a mark filter
+    (without one only the best few are ranked, and the count must still cover the rest)."""
+    every = len(search(index_dir, "graph", "--limit", "1000"))
+    assert every > SUGGEST_BELOW  # so that --limit SUGGEST_BELOW takes the top-N ranking
+    for query, limit in itertools.product(("graph", "graph is:unread"), (2, SUGGEST_BELOW)):
+        where = ("--listings", str(SEEDS), "--index-dir", str(index_dir))
+        result = run_papers(*where, "search", query, "--limit", str(limit))
+        assert result.returncode == 0, result.stderr
+        ranks = [line for line in result.stdout.splitlines() if re.match(r" *\d+\. ", line)]
+        assert len(ranks) == limit, result.stdout
+        assert result.stderr.strip().splitlines()[-1] == f"{limit} of {every} matching papers", result.stderr
 
 
 def test_index_command_reports_counts(tmp_path: Path) -> None:
