@@ -32,6 +32,17 @@ async def test_typing_searches_and_enter_returns_to_the_list(library: Library) -
         assert isinstance(app.focused, PaperList)
 
 
+async def test_the_status_shows_a_quoted_query_as_typed_with_its_quotes_once(library: Library) -> None:
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for query in ('"graph neural network"', '"graph neural" calibration'):
+            await pilot.press("slash", "ctrl+u", *query, "enter")
+            await settle(pilot)
+            count = len(library.view(query).ids)
+            assert f"{query} → {count}" in status_text(app) and '""' not in status_text(app), status_text(app)
+
+
 async def test_matches_are_highlighted_in_the_detail(library: Library) -> None:
     app = reader(library)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -37,7 +37,7 @@ def status_text(status: Status) -> Text:
         text.append(" · ")
         if status.restored:
             text.append("restored: ", "italic")
-        text.append(f'"{one_line(status.query)}"', "bold")
+        text.append(quoted(status.query), "bold")
         text.append(f" → {status.shown}")
     if status.mode:
         text.append(" · ")
@@ -46,6 +46,12 @@ def status_text(status: Status) -> Text:
         text.append(" · ")
         text.append(status.progress, "bold")
     return text
+
+
+def quoted(query: str) -> str:
+    """The query as typed, in quotes unless it has its own: a phrase search is shown once, not `""a b""`."""
+    shown = one_line(query)
+    return shown if '"' in shown else f'"{shown}"'
 
 
 class StatusLine(Static):
