@@ -52,8 +52,9 @@ class PaperView:
         return self.page.paper
 
 
-def paper_text(view: PaperView) -> Text:
-    """The whole pane as one `Text`, built from parts so listing text is never parsed as markup.
+def paper_text(view: PaperView, width: int = 0) -> Text:
+    """The whole pane as one `Text`, built from parts so listing text is never parsed as markup; `width`
+    is the pane's, for the facts line (0 before the pane has one).
 
     The header is the title (and authors) and one dim line of facts, so that stacked at 80x24 the abstract
     still gets most of the pane; the link and the note follow, and where the paper was listed comes last.
@@ -68,7 +69,7 @@ def paper_text(view: PaperView) -> Text:
     if paper.authors:
         out.append_text(literal(one_line(", ".join(paper.authors)), "italic"))
         out.append("\n")
-    out.append_text(facts_line(view))
+    out.append_text(facts_line(view, width))
     out.append("\n")
     if paper.url:
         out.append_text(url_text(paper.url, view.page.link))
@@ -88,22 +89,38 @@ def paper_text(view: PaperView) -> Text:
     return out
 
 
-def facts_line(view: PaperView) -> Text:
-    """Venue, star, read mark, tags and id on one line (it wraps only on a narrow pane)."""
+def facts_line(view: PaperView, width: int = 0) -> Text:
+    """Venue, star, read mark, tags and id, joined by dots and broken only between facts to fit `width`
+    (0: one line), so the id is never split from its label and stays one word to find and copy."""
     paper = view.paper
-    line = Text(end="")
+    facts: list[Text] = []
     venue = venue_year(paper.venue, paper.year)
     if venue:
-        line.append_text(literal(one_line(venue)))
-        line.append(" · ", "dim")
-    line.append("★ starred" if view.starred else "☆ not starred", "dim")
-    line.append(" · ", "dim")
-    line.append("read" if view.read else "● unread", "dim")
+        facts.append(literal(one_line(venue)))
+    facts.append(Text("★ starred" if view.starred else "☆ not starred", "dim"))
+    facts.append(Text("read" if view.read else "● unread", "dim"))
     if view.tags:
-        line.append(" · ", "dim")
-        line.append_text(literal(one_line(" ".join(f"#{name}" for name in view.tags)), TAG_STYLE))
-    line.append(" · id ", "dim")
-    line.append_text(literal(paper.id, "dim"))
+        facts.append(literal(one_line(" ".join(f"#{name}" for name in view.tags)), TAG_STYLE))
+    identity = Text("id ", "dim")
+    identity.append_text(literal(paper.id, "dim"))
+    facts.append(identity)
+    return joined_within(facts, width)
+
+
+def joined_within(facts: Sequence[Text], width: int, separator: str = " · ") -> Text:
+    """`facts` joined by `separator`, starting a new line before a fact that would pass `width` cells."""
+    line = Text(end="")
+    used = 0
+    for number, fact in enumerate(facts):
+        if number:
+            if width and used + len(separator) + fact.cell_len > width:
+                line.append("\n")
+                used = 0
+            else:
+                line.append(separator, "dim")
+                used += len(separator)
+        line.append_text(fact)
+        used += fact.cell_len
     return line
 
 
@@ -141,6 +158,10 @@ class PaperDetail(VerticalScroll, can_focus=True):
         Binding("pageup,ctrl+u", "scroll('page_up')", "Page up", show=False, id="detail.page_up"),
     ]
 
+    _shown: tuple[PaperView | None, Text | None] = (None, None)
+    """What `show` was last given, to render again when the width changes."""
+    _body_width = 0
+
     class Back(Message):
         """The reader is done with this paper and wants the list again."""
 
@@ -151,10 +172,25 @@ class PaperDetail(VerticalScroll, can_focus=True):
         self, view: PaperView | None, *, placeholder: Text | None = None, keep_scroll: bool = False
     ) -> None:
         """Show a paper (from the top unless only its marks changed), or explain why the pane is empty."""
-        body = self.query_one("#detail-body", Static)
-        body.update(paper_text(view) if view is not None else (placeholder or Text("")))
+        self._shown = (view, placeholder)
+        self._render_body()
         if not keep_scroll:
             self.scroll_home(animate=False)
+
+    def _render_body(self) -> None:
+        view, placeholder = self._shown
+        body = self.query_one("#detail-body", Static)
+        self._body_width = self._facts_width()
+        body.update(paper_text(view, self._body_width) if view is not None else (placeholder or Text("")))
+
+    def on_resize(self) -> None:
+        """Break the facts line again for the new width (the abstract rewraps by itself)."""
+        if self._shown[0] is not None and self._facts_width() != self._body_width:
+            self._render_body()
+
+    def _facts_width(self) -> int:
+        """The text width, keeping room for the scrollbar (it comes and goes with the abstract)."""
+        return max(0, self.content_region.width - self.styles.scrollbar_size_vertical)
 
     def action_back(self) -> None:
         self.post_message(self.Back())

@@ -136,7 +136,10 @@ class TriageScreen(Screen[str | None]):
         if paper.authors:
             meta.append_text(literal(one_line(", ".join(paper.authors)), "italic"))
             meta.append("\n")
-        meta.append_text(facts_line(view))
+        body = self.query_one("#triage-body", VerticalScroll)
+        meta.append_text(
+            facts_line(view, max(0, body.content_region.width - body.styles.scrollbar_size_vertical))
+        )
         if paper.url:
             meta.append("\n")
             meta.append_text(url_text(paper.url, page.link))
