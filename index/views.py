@@ -77,6 +77,7 @@ class Asked:
     order: str
     limit: int | None = None
     highlight_top: int = 0
+    typing: bool = False
 
 
 def compute_view(
@@ -90,6 +91,7 @@ def compute_view(
     *,
     limit: int | None = None,
     highlight_top: int = 0,
+    typing: bool = False,
 ) -> View:
     """Search, then the user's marks (the query's filters and the reader's), then the order.
 
@@ -103,6 +105,7 @@ def compute_view(
         limit: at most this many ids, with the first ones as `hits`; only with filter "all" and order
             "relevance", the one view a top-N search answers.
         highlight_top: how many of the hits carry match spans and a snippet.
+        typing: the query is being typed, so its unfinished last word is a prefix (`SearchIndex.match`).
 
     Raises:
         IndexUnavailable: the index cannot be searched (damaged, or gone since it was opened).
@@ -115,10 +118,10 @@ def compute_view(
             return View(query, filter, tuple(every), waiting=True)  # it needs the index's term weights
         ids = keep(state, tuple(every), (filter,))
         return View(query, filter, _ordered(ids, order, state), waiting=bool(query.strip()))
-    asked = Asked(query, filter, order, limit, highlight_top)
+    asked = Asked(query, filter, order, limit, highlight_top, typing)
     if filter == "foryou" or FOR_YOU_RE.search(query) or for_you_tag(query):
         return _for_you_view(index, state, position, asked)
-    matched = index.match(query, limit, ranked=order == "relevance")
+    matched = index.match(query, limit, ranked=order == "relevance", typing=typing)
     ids, scores = matched.ids, matched.scores
     if matched.filters:
         mask = _kept(state, ids, matched.filters)
@@ -252,7 +255,7 @@ def _for_you_view(index: SearchIndex, state: StateStore, position: Mapping[str, 
     picked = for_you(index, state, seeds, limit=FOR_YOU_SIZE)
     ranking = {hit.id: n for n, hit in enumerate(picked)}
     # Every match, unscored (at most FOR_YOU_SIZE pass); the hits of a limited view are picked afterwards.
-    matched = index.match(asked.query, ranked=False)
+    matched = index.match(asked.query, ranked=False, typing=asked.typing)
     query_filters = [name for name in matched.filters if not _is_for_you(name)]
     pool = matched.ids
     if len(query_filters) < len(matched.filters):  # the query itself asks for the for-you list

@@ -240,9 +240,13 @@ class Library:
         *,
         limit: int | None = None,
         highlight_top: int = 0,
+        typing: bool = False,
     ) -> View:
         """Which papers to show for a query, a filter and an order, and what to tell the user: the one
         answer the reader and `papers search` share (see `views.compute_view`). Safe in a worker thread.
+
+        `typing`: the reader's query, whose unfinished last word matches as a prefix (`graph neu` finds
+        graph neural networks); `papers search` asks for that with an explicit `neu*`.
         """
         papers = self.papers
         return views.compute_view(
@@ -255,6 +259,7 @@ class Library:
             order,
             limit=limit,
             highlight_top=highlight_top,
+            typing=typing,
         )
 
     def _unread_view(self, query: str) -> View:

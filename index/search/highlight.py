@@ -20,6 +20,8 @@ _TEXTS_KEPT = 512
 """Texts whose term places `WordTerms` keeps (a few screens of abstracts, ~100 places each)."""
 _CONTEXT_BEFORE = 40
 _HIGHLIGHT_FIELDS = ("headline", "abstract")
+_SHOWN_IN = {"title": "headline"}
+"""Fields shown inside another's text: a title is what the list's line shows when the listing gave one."""
 
 
 def matched_terms(parsed: Any, readers: Sequence[Any]) -> dict[str, frozenset[str]]:
@@ -30,6 +32,7 @@ def matched_terms(parsed: Any, readers: Sequence[Any]) -> dict[str, frozenset[st
     found: dict[str, set[str]] = {field: set() for field in _HIGHLIGHT_FIELDS}
     for leaf in _positive_leaves(parsed):
         field = getattr(leaf, "fieldname", None)
+        field = _SHOWN_IN.get(field, field) if isinstance(field, str) else field
         if field not in found:
             continue
         if isinstance(leaf, wq.Phrase):

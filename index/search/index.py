@@ -38,7 +38,7 @@ from index.search.models import (
     UpdateReport,
 )
 from index.search.profile import ForYouHit, Profile
-from index.search.query import QUERY_HELP, ParsedQuery, QueryParsers
+from index.search.query import QUERY_HELP, ParsedQuery, QueryParsers, last_word_as_prefix, plain_words
 from index.search.ranking import TIME_LIMIT, Ranked, Terms, rank
 from index.search.schema import stemming_analyzer, title_text
 from index.search.similar import HeadlinePostings, Similarity
@@ -217,7 +217,12 @@ class SearchIndex:
 
     def _parse(self, text: str) -> ParsedQuery:
         assert self._parsers is not None
-        return self._parsers.parse(text)
+        searcher = self._maintenance.searcher
+
+        def frequency(field: str, term: str) -> tuple[int, int]:
+            return searcher.doc_frequency(field, term), searcher.doc_count_all()
+
+        return self._parsers.parse(text, frequency)
 
     def _ranked(self, parsed: ParsedQuery, top: int | None = None, scored: bool = True) -> Ranked:
         """`ranking.rank` for this query, cached per query text until the next commit.
@@ -253,7 +258,9 @@ class SearchIndex:
             self._fast = (searcher, ranker)
         return self._fast[1]
 
-    def match(self, query: str, limit: int | None = None, *, ranked: bool = True) -> Matched:
+    def match(
+        self, query: str, limit: int | None = None, *, ranked: bool = True, typing: bool = False
+    ) -> Matched:
         """Every paper `query` matches, best first, with what highlighting and filtering need; never raises on
         a bad query (it is searched as plain words and `notice` says so).
 
@@ -266,9 +273,12 @@ class SearchIndex:
                 some, only the best `limit` are ranked (a heap), provided enough remain for "did you mean".
             ranked: False gives the matches in index order with no scores, for a caller that sorts them
                 its own way (cheaper: nothing is scored).
+            typing: the query is being typed (the reader): its last word, unless finished, is a prefix
+                (`last_word_as_prefix`), the same query as typing that word with a `*`.
         """
         self._maintenance.refresh()
-        parsed = self._parse(query)
+        searched = last_word_as_prefix(query) if typing else query
+        parsed = self._parse(searched)
         notices = [parsed.notice] if parsed.notice else []
         terms: Terms = {}
         scores: tuple[float, ...] = ()
@@ -284,7 +294,9 @@ class SearchIndex:
             if timed_out:
                 notices.append(f"search stopped after {TIME_LIMIT:g} s; results are incomplete")
         notice = "; ".join(notices) or None
-        return Matched(query, ids, scores, terms, parsed.filters, parsed.words, notice, total)
+        # "Did you mean" leaves alone a word still being typed, unless even its completions find nothing.
+        words = tuple(plain_words(query)) if searched != query and not ids else parsed.words
+        return Matched(query, ids, scores, terms, parsed.filters, words, notice, total)
 
     def _near_spellings(self, parsed: ParsedQuery, ranked: bool, notices: list[str]) -> Ranked:
         """A malformed query whose plain words found nothing: its words within two typos, as a last resort."""

@@ -6,7 +6,9 @@ raises, it is searched as plain words and the caller tells the user so.
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,13 +18,12 @@ from index.search.whoosh_private import expand_once
 
 DEFAULT_FIELDS = ("headline", "abstract", "authors")
 FIELD_ALIASES = {
-    "headline": ["title"],
     "authors": ["author"],
     "status": ["track"],
     "source": ["listing"],
 }
 KNOWN_FIELDS = frozenset(
-    {"headline", "abstract", "authors", "venue", "year", "status", "source", "id", "is"}
+    {"headline", "title", "abstract", "authors", "venue", "year", "status", "source", "id", "is"}
 ).union(*FIELD_ALIASES.values())
 STATE_FILTERS = ("starred", "unread", "read", "foryou")
 TAG_FILTER, NOTE_FILTER, FOR_YOU_TAG_FILTER = "tag:", "note:", "foryou:"
@@ -39,8 +40,9 @@ Query syntax
   (a OR b) c              parentheses group
   diffu*                  words starting with diffu
   difusion~               words within one typo (difusion~2: two typos)
-  title:graph             in the title/headline only; also abstract: author: venue: status: (or track:)
-                          source: (the listing's name) id:
+  title:graph             in the listing's own title only (a paper listed without one has none)
+  headline:graph          in the line the list shows: the title, or the headline made for a paper without
+                          one; also abstract: author: venue: status: (or track:) source: (the listing) id:
   year:2024  year:[2020 TO 2024]
   is:starred  is:unread  is:read      only papers you starred / have not read / have read
   is:foryou                           unread papers most like your starred ones, best first
@@ -59,6 +61,11 @@ _WORD_RE = re.compile(r"\w+")
 _MINUS = r"(?<![^\s(])-(?=[\w\"(])"
 _PLUS = r"(?<![^\s(])\+(?=[\w\"(])"
 _FIELD_RE = re.compile(r"(?<![^\s(\-+])(\w+):")
+_LAST_WORD_RE = re.compile(r"(?:^|(?<=[\s(]))[-+]?(\w+)$")
+"""A last word as typed: at the end, after a space or "(" (so not a field's value), maybe with a - or +."""
+
+DocFrequency = Callable[[str, str], tuple[int, int]]
+"""(field, term) -> (documents holding the term, documents in the index): what BM25F's idf is made of."""
 
 
 class _FuzzyPlugin(qparser.FuzzyTermPlugin):  # type: ignore[misc]
@@ -94,6 +101,7 @@ class QueryParsers:
     """The two parsers for one schema: the full syntax, and the plain-words fallback (OR, no operators)."""
 
     def __init__(self, schema: Any) -> None:
+        self.schema = schema
         full = qparser.MultifieldParser(list(DEFAULT_FIELDS), schema, group=qparser.AndGroup)
         full.remove_plugin_class(qparser.BoostPlugin)
         full.add_plugin(_FuzzyPlugin())
@@ -113,8 +121,12 @@ class QueryParsers:
         plain.remove_plugin_class(qparser.BoostPlugin)
         self.plain = plain
 
-    def parse(self, typed: str) -> ParsedQuery:
-        """Parse `typed`; never raises."""
+    def parse(self, typed: str, frequency: DocFrequency | None = None) -> ParsedQuery:
+        """Parse `typed`; never raises.
+
+        `frequency` (the index's document frequencies) lets each `word*` rank its completions below the
+        whole word (`whole_word_or_prefix`); without it they rank as the whole word does.
+        """
         filters: list[str] = []
         unknown: list[str] = []
 
@@ -129,7 +141,7 @@ class QueryParsers:
             for name in unknown
         ]
         text = _take_mark_filters(text, filters, notices)
-        words = tuple(_plain_words(text))
+        words = tuple(plain_words(text))
         if not text:
             return ParsedQuery(text, None, tuple(dict.fromkeys(filters)), _join(notices), words)
         problem = malformed(text)
@@ -145,9 +157,10 @@ class QueryParsers:
                 for leaf in parsed.leaves():  # venue:"a b": fields without positions match all the words
                     if isinstance(leaf, query.Phrase):
                         leaf.degrade = True
+                parsed = parsed.accept(lambda node: whole_word_or_prefix(node, self.schema, frequency))
         if problem is not None:
-            plain_words = [word.lower() for word in _WORD_RE.findall(text)]
-            parsed = self.plain.parse(" ".join(plain_words)) if plain_words else None
+            lowered = [word.lower() for word in _WORD_RE.findall(text)]
+            parsed = self.plain.parse(" ".join(lowered)) if lowered else None
             notices.insert(0, f"query {problem}; searched for the words as plain words")
         return ParsedQuery(
             text, parsed, tuple(dict.fromkeys(filters)), _join(notices), words, problem is not None
@@ -166,6 +179,47 @@ class QueryParsers:
                 for field in DEFAULT_FIELDS[:2]
             ]
         )
+
+
+def last_word_as_prefix(text: str) -> str:
+    """`text` with its last word marked as a prefix (`graph neu` -> `graph neu*`): what the reader searches
+    while that word is being typed, so that every keystroke narrows the list instead of emptying it.
+
+    A word followed by a space is finished; one inside or just after quotes is part of a phrase; a field's
+    value (`year:2023`), an operator, a group's closing parenthesis or a word already marked (`*`, `~`) is
+    left as it is.
+    """
+    if not text or text[-1].isspace() or text.count('"') % 2 or text.endswith('"'):
+        return text
+    found = _LAST_WORD_RE.search(text)
+    if found is None or found.group(1) in _OPERATORS:
+        return text
+    return f"{text}*"
+
+
+def whole_word_or_prefix(node: Any, schema: Any, frequency: DocFrequency | None = None) -> Any:
+    """`word*` as the word itself (stemmed, as a finished word matches: `models*` finds "model") or any
+    word starting with it, scored BM25F over the expanded terms instead of Whoosh's constant score.
+
+    A completion must never outrank the whole word: with `frequency`, the completions' boost is the whole
+    word's idf over the highest idf a term can have (one document), so that at equal term frequency and
+    length no completion scores above the word itself.
+    """
+    if type(node) is not query.Prefix:
+        return node
+    field = node.fieldname
+    prefix = query.Prefix(field, node.text, boost=node.boost, constantscore=False)
+    analyzer = getattr(schema[field], "analyzer", None) if field in schema else None
+    stems = [token.text for token in analyzer(node.text)] if analyzer is not None else []
+    if len(stems) != 1:
+        return prefix  # a stop word ("a*") or a text the analyzer splits: completions only
+    if frequency is not None:
+        holding, documents = frequency(field, stems[0])
+        if not holding:
+            return prefix
+        idf, highest = math.log(documents / (holding + 1)) + 1, math.log(documents / 2) + 1
+        prefix.boost = node.boost * min(1.0, idf / highest) if highest > 0 else node.boost
+    return query.Or([query.Term(field, stems[0], boost=node.boost), prefix])
 
 
 def share_expansions(parsed: Any) -> None:
@@ -250,7 +304,7 @@ def _take_mark_filters(text: str, filters: list[str], notices: list[str]) -> str
     return " ".join(_MARK_RE.sub(take, text).split())
 
 
-def _plain_words(text: str) -> list[str]:
+def plain_words(text: str) -> list[str]:
     """Bare words (no field, operator, wildcard or fuzzy mark): the ones a misspelling check may correct."""
     words = []
     for token in re.sub(r'"[^"]*"', " ", text).split():

@@ -17,7 +17,7 @@ from index.render import RENDER_VERSION
 
 # Rendered abstracts and the headlines made from them are stored: new rendering or headline code means a
 # rebuild. Each version has its own digits (headlines stay below 1000), so no two combinations meet.
-SCHEMA_VERSION = 3 + 1000 * HEADLINE_VERSION + 1_000_000 * RENDER_VERSION
+SCHEMA_VERSION = 4 + 1000 * HEADLINE_VERSION + 1_000_000 * RENDER_VERSION
 """Bump when fields, analyzers or the document text change: an index of another version is rebuilt."""
 
 HEADLINE_BOOST = 3.0
@@ -226,6 +226,8 @@ def build_schema() -> fields.Schema:
         # without one stored-field read per hit.
         id=fields.ID(stored=True, unique=True, sortable=True),
         headline=_positional(fields.TEXT(analyzer=stem, field_boost=HEADLINE_BOOST, phrase=True)),
+        # The listing's own title only (not a default field: `headline` already holds it), for `title:`.
+        title=_positional(fields.TEXT(analyzer=stem, phrase=True)),
         abstract=_positional(fields.TEXT(analyzer=stem, phrase=True)),
         authors=_positional(fields.TEXT(analyzer=names_analyzer(), field_boost=AUTHORS_BOOST, phrase=True)),
         venue=fields.TEXT(analyzer=plain, phrase=False),
@@ -236,7 +238,8 @@ def build_schema() -> fields.Schema:
 
 
 def title_text(paper: Paper) -> str:
-    """The headline, plus the title when the listing gave one that differs, so `title:` finds either."""
+    """The line the list shows (the title, or a headline made for a paper without one), plus the title when
+    the listing gave one that differs from it, so that `headline:` and plain words find both."""
     if paper.title and paper.title != paper.headline:
         return f"{paper.headline}\n{paper.title}"
     return paper.headline
@@ -248,6 +251,7 @@ def document(paper: Paper, plain_abstract: str) -> dict[str, Any]:
         "id": paper.id,
         "headline": title_text(paper),
         "abstract": plain_abstract,
+        **({"title": paper.title} if paper.title else {}),
         "source": "\n".join(dict.fromkeys(source.listing for source in paper.sources)),
     }
     if paper.authors:

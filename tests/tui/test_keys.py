@@ -176,11 +176,11 @@ async def test_sort_cycle_reaches_recently_starred(library: Library) -> None:
         assert list(paper_list.ids) == ids
         await pilot.press("slash", *"learning", "enter")
         await settle(pilot)
-        assert list(paper_list.ids) == list(library.view("learning", order="listing").ids)
+        assert list(paper_list.ids) == list(library.view("learning", order="listing", typing=True).ids)
         await pilot.press("o")
         await settle(pilot)
         assert "sorted by" not in status_text(app)
-        assert list(paper_list.ids) == list(library.view("learning").ids)
+        assert list(paper_list.ids) == list(library.view("learning", typing=True).ids)
 
 
 async def test_more_like_this_and_back(library: Library) -> None:

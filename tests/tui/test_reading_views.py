@@ -126,7 +126,7 @@ async def test_more_like_this_pins_the_reference_counts_its_hits_and_says_why(li
         assert cell_len(status) <= screen.query_one(StatusLine).content_region.width
 
         await pilot.press("escape")
-        assert list(paper_list.ids) == list(library.view("learning").ids)
+        assert list(paper_list.ids) == list(library.view("learning", typing=True).ids)
         assert paper_list.selected_id == source
         assert '"learning"' in status_text(app) and "like" not in status_text(app)
         assert REFERENCE_PREFIX.strip() not in list_rows(app)[paper_list.cursor - paper_list.scroll_offset.y]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import gc
+import json
 from pathlib import Path
 
 import pytest
 from textual.widgets import Input
 
 from index.library import Library
-from tests.conftest import SEEDS
+from tests.conftest import SEEDS, run_papers
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, detail_text, list_rows, note_text, reader, search_for, status_text
 from tui.browse.paper_list import PaperList
@@ -41,6 +42,47 @@ async def test_the_status_shows_a_quoted_query_as_typed_with_its_quotes_once(lib
             await settle(pilot)
             count = len(library.view(query).ids)
             assert f"{query} → {count}" in status_text(app) and '""' not in status_text(app), status_text(app)
+
+
+async def test_every_keystroke_of_a_word_narrows_the_list_instead_of_emptying_it(library: Library) -> None:
+    """`grap` finds the graph papers while it is typed (no "did you mean"); a finished word matches whole."""
+    graph = set(library.view("graph").ids)
+    assert len(graph) >= 5
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        counts = []
+        for letter in "graph":
+            await pilot.press(letter)
+            await settle(pilot)
+            counts.append(len(browse(app).paper_list.ids))
+            assert "did you mean" not in note_text(app).lower(), note_text(app)
+        assert counts == sorted(counts, reverse=True) and counts[-1] >= len(graph), counts
+        await pilot.press("backspace")  # `grap`: every graph paper, and the other words starting so
+        await settle(pilot)
+        assert graph <= set(browse(app).paper_list.ids)
+        for paper_id in browse(app).paper_list.ids:
+            text = f"{library.papers.paper(paper_id).headline} {library.papers.rendered(paper_id).text}"
+            assert "grap" in text.lower(), paper_id
+
+
+async def test_typing_a_prefix_in_the_reader_finds_what_papers_search_prefix_star_does(
+    library: Library, seed_index: Path
+) -> None:
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for typed in ("grap", "reinfo", "diffu", "graph neu", "lang"):
+            await pilot.press("slash", "ctrl+u", *typed)
+            await settle(pilot)
+            shown = list(browse(app).paper_list.ids)
+            result = run_papers(
+                "--listings", str(SEEDS), "--index-dir", str(seed_index), "--data-dir", str(library.data_dir),
+                "search", f"{typed}*", "--json", "--limit", "1000",
+            )  # fmt: skip
+            assert result.returncode == 0, result.stderr
+            assert shown and shown == [row["id"] for row in json.loads(result.stdout)], typed
 
 
 async def test_matches_are_highlighted_in_the_detail(library: Library) -> None:

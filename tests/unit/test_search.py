@@ -40,6 +40,7 @@ def ids(index: SearchIndex, query: str, marks: FakeState | None = None) -> list[
         ("diffusion -images", ["diff-audio"]),
         ("diffusion NOT images", ["diff-audio"]),
         ("title:graph", ["gnn"]),  # "graph" is also in rl's abstract, but not its title
+        ("headline:graph", ["gnn"]),  # a titled paper's list line is its title
         ("author:hopper", ["diff-img", "diff-audio"]),
         ("author:hopper author:dijkstra", ["diff-audio"]),
         ("venue:colt", ["latex"]),

@@ -123,6 +123,25 @@ def test_a_limit_shows_fewer_papers_but_counts_every_match(index_dir: Path) -> N
         assert result.stderr.strip().splitlines()[-1] == f"{limit} of {every} matching papers", result.stderr
 
 
+def test_title_finds_real_titles_only_and_headline_the_lines_made_for_untitled_papers(
+    index_dir: Path, tmp_path: Path
+) -> None:
+    """The seeds have no titles: `title:graph` finds nothing there, `headline:graph` the papers whose made
+    headline says graph; a JSON listing's real title is found by both."""
+    made = search(index_dir, "headline:graph", "--limit", "100")
+    assert made and all("graph" in str(row["headline"]).lower() for row in made)
+    assert search(index_dir, "title:graph", "--limit", "100") == []
+    listing = tmp_path / "titled.jsonl"
+    record = {"title": "Bandits with Graph Features", "abstract": "We study regret of bandit algorithms."}
+    listing.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    for query in ("title:graph", "headline:graph"):
+        result = run_papers(
+            "--listings", str(listing), "--index-dir", str(tmp_path / "ix"), "search", query, "--json"
+        )
+        assert result.returncode == 0, result.stderr
+        assert [row["headline"] for row in json.loads(result.stdout)] == ["Bandits with Graph Features"]
+
+
 def test_index_command_reports_counts(tmp_path: Path) -> None:
     listings = tmp_path / "listings"
     listings.mkdir()

@@ -178,7 +178,7 @@ class BrowseScreen(Screen[None]):
     def _search(self, serial: int, query: str, filter: str, order: str) -> None:
         worker = get_current_worker()
         try:
-            outcome = self.library.view(query, filter, order)
+            outcome = self.library.view(query, filter, order, typing=True)  # the last word may be unfinished
         except Exception as error:  # a failing search is reported in one line; the reader keeps going
             if not worker.is_cancelled:
                 message = f"Search failed: {type(error).__name__}: {one_line(str(error))}"
