@@ -6,14 +6,18 @@ Run by hand (it prints numbers and asserts nothing), on an index built beforehan
     .venv/bin/python bench/bench_keystroke.py --listings DIR --index-dir IX [--whoosh-baseline]
 
 Measured in one fresh process, so nothing is warm that a new reader session would not have warm:
-  keystrokes   every prefix of a dozen typed queries through `Library.view(prefix)` (every hit ranked, the
-               "is:" filters, "did you mean" when little is found): what the reader's search worker runs on
-               each key. First pass = a new session typing them; second pass = typing them again.
+  keystrokes   every prefix of a dozen typed queries through `Library.view(prefix, typing=True)` (the last
+               word a prefix while it is typed, every hit ranked and counted, "did you mean" when nothing
+               is found): what the reader's search worker runs on each key. First pass = a new session
+               typing them; second pass = typing them again.
   top-20 mix   bench_search's query mix through `SearchIndex.search(q, limit=20, highlight_top=20)`, result
                cache cleared before each repetition (as bench_search does), on a SearchIndex opened apart:
                "first use" is each query's first run there (its posting lists not read yet).
-FTS5 gets the same papers (rendered abstracts) in a temporary file and the same prefixes/queries: all hits
-ranked by bm25 for a keystroke, the top 20 with snippet() and highlight() for the mix. Ratios are ours/FTS5.
+FTS5 (with `prefix='1 2 3'`) gets the same papers (rendered abstracts) in a temporary file and the same
+prefixes as `"w1" "w2"*`: all hits ranked by bm25 for a keystroke, the top 20 with snippet() and highlight()
+for the mix. tantivy (the `bench` extra; skipped when it is not installed) gets the same keystrokes: finished
+words as terms, the last word as every term starting with it, all hits ranked by BM25 and counted. Ratios
+are ours/peer.
 With --whoosh-baseline the keystrokes are also run the way they were before the array ranker: Whoosh's own
 collector, and Whoosh's `terms_within` for "did you mean".
 """
@@ -33,7 +37,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.bench_search import QUERY_MIX  # noqa: E402
-from bench.search_peers import Fts5, Fts5Query, Row  # noqa: E402
+from bench.search_peers import Fts5, Fts5Query, Row, Tantivy  # noqa: E402
 from bench.search_report import percentile  # noqa: E402
 from index.library import Library  # noqa: E402
 from index.listings.catalog import load_catalog  # noqa: E402
@@ -69,9 +73,23 @@ def prefixes() -> list[str]:
 
 
 def fts5_match(text: str) -> str | None:
-    """A typed prefix as FTS5 MATCH: its words, each quoted (AND), or None when it has none."""
+    """A typed prefix as FTS5 MATCH: its words, each quoted (AND), the last one a prefix (`"w"*`) while it
+    is being typed (no space after it), or None when it has none."""
     words = _FTS_WORD.findall(text.lower())
-    return " ".join(f'"{word}"' for word in words) if words else None
+    if not words:
+        return None
+    last = "*" if last_is_prefix(text) else ""
+    return " ".join(f'"{word}"' for word in words) + last
+
+
+def last_is_prefix(text: str) -> bool:
+    return bool(text) and not text[-1].isspace()
+
+
+def short_prefix(text: str) -> bool:
+    """Whether the word being typed has 1-3 letters: the keystrokes whose completions are many."""
+    words = _FTS_WORD.findall(text)
+    return bool(words) and last_is_prefix(text) and len(words[-1]) <= 3
 
 
 def timed(run: Callable[[], object], items: int = 1) -> float:
@@ -97,7 +115,51 @@ def row(label: str, ours: Sequence[float], theirs: Sequence[float] | None, targe
 
 
 def keystrokes(library: Library, typed: Sequence[str]) -> list[float]:
-    return [timed(lambda text=text: library.view(text, "all", "relevance")) for text in typed]
+    return [timed(lambda text=text: library.view(text, "all", "relevance", typing=True)) for text in typed]
+
+
+def tantivy_keystrokes(peer: Tantivy, typed: Sequence[str]) -> list[float]:
+    return [
+        timed(lambda text=text: peer.keystroke(_FTS_WORD.findall(text.lower()), last_is_prefix(text)))
+        for text in typed
+    ]
+
+
+def whoosh_baseline(listings: Path, index_dir: Path, work: Path, typed: Sequence[str]) -> list[float]:
+    """The keystrokes the way they ran before the array ranker: Whoosh's collector and `terms_within`."""
+    _say("keystrokes through Whoosh's collector (array ranker off)")
+    plain = Library.open([listings], index_dir=index_dir, data_dir=work / "data2")
+    plain._search_index()._fast_ranker = lambda searcher: None  # type: ignore[method-assign]
+    near = NearWords(plain._search_index()._maintenance.searcher.reader(), "abstract")
+    near._swaps = None  # "did you mean" asks Whoosh's terms_within, as before
+    plain._search_index()._near = near
+    return keystrokes(plain, typed)
+
+
+def tantivy_run(
+    rows: Sequence[Row], typed: Sequence[str]
+) -> tuple[Tantivy | None, float, list[float], list[float]]:
+    """tantivy over `rows`: it, its build seconds and two passes of `typed`; (None, ...) if not installed."""
+    try:
+        peer = Tantivy()
+    except ImportError:
+        _say("tantivy is not installed (pip install -e '.[bench]'): that peer is left out")
+        return None, 0.0, [], []
+    _say("tantivy: build, then the same keystrokes")
+    built = peer.build(rows)
+    return peer, built, tantivy_keystrokes(peer, typed), tantivy_keystrokes(peer, typed)
+
+
+def agreement(library: Library, db: Fts5, peer: Tantivy | None, typed: Sequence[str]) -> str:
+    """Hit counts of a few keystrokes from each engine: the same work, not merely the same speed."""
+    cells = []
+    for text in typed:
+        ours = library.view(text, "all", "relevance", typing=True).total
+        match = fts5_match(text)
+        fts = db.count(Fts5Query(match)) if match else -1
+        theirs = peer.keystroke(_FTS_WORD.findall(text.lower()), last_is_prefix(text)) if peer else -1
+        cells.append(f"{text!r}: {ours}/{fts}/{theirs}")
+    return "hits ours/FTS5/tantivy: " + ", ".join(cells)
 
 
 def fts5_keystrokes(db: Fts5, typed: Sequence[str]) -> list[float]:
@@ -135,14 +197,42 @@ def fts5_mix(db: Fts5, reps: int) -> tuple[list[float], list[float], list[str]]:
     return first, later, missing
 
 
-def build_fts5(listings: Path, path: Path) -> tuple[Fts5, int, float]:
+def build_fts5(listings: Path, path: Path) -> tuple[Fts5, list[Row], float]:
     catalog = load_catalog([listings])
     rows = [
         Row(paper.id, paper.headline, to_plain(paper.abstract), "\n".join(paper.authors), paper.year)
         for paper in catalog.papers
     ]
-    db = Fts5(path)
-    return db, len(rows), db.build(rows)
+    db = Fts5(path, prefix="1 2 3")
+    return db, rows, db.build(rows)
+
+
+Passes = tuple[list[float], list[float]]
+"""A first and a second pass of the keystrokes, in seconds."""
+
+
+def keystroke_rows(typed: Sequence[str], ours: Passes, fts5: Passes, tantivy: Passes) -> list[list[str]]:
+    """The keystroke rows: both passes against FTS5, split by the length of the word being typed, and
+    against tantivy when it ran."""
+    short = [number for number, text in enumerate(typed) if short_prefix(text)]
+    longer = [number for number in range(len(typed)) if number not in short]
+    (cold, warm), (fts_cold, fts_warm), (tan_cold, tan_warm) = ours, fts5, tantivy
+    rows = [
+        row("keystroke, first pass (new session)", cold, fts_cold, "p95 <= 30 ms at 56k, <= 100 ms at 250k"),
+        row("keystroke, typed again", warm, fts_warm, ""),
+        row("  last word 1-3 letters", part(cold, short), part(fts_cold, short), ""),
+        row("  the other keystrokes", part(cold, longer), part(fts_cold, longer), ""),
+    ]
+    if tan_cold:
+        rows += [
+            row("keystroke vs tantivy, first pass", cold, tan_cold, ""),
+            row("keystroke vs tantivy, typed again", warm, tan_warm, ""),
+        ]
+    return rows
+
+
+def part(samples: Sequence[float], numbers: Sequence[int]) -> list[float]:
+    return [samples[number] for number in numbers] if samples else []
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -178,25 +268,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         apart = SearchIndex.open(args.index_dir)
         mix_first, mix_later = mix(apart, args.reps)
         apart.close()
-        baseline: list[float] = []
-        if args.whoosh_baseline:
-            _say("keystrokes through Whoosh's collector (array ranker off)")
-            plain = Library.open([args.listings], index_dir=args.index_dir, data_dir=work / "data2")
-            plain._search_index()._fast_ranker = lambda searcher: None  # type: ignore[method-assign]
-            near = NearWords(plain._search_index()._maintenance.searcher.reader(), "abstract")
-            near._swaps = None  # "did you mean" asks Whoosh's terms_within, as before
-            plain._search_index()._near = near
-            baseline = keystrokes(plain, typed)
+        baseline = whoosh_baseline(args.listings, args.index_dir, work, typed) if args.whoosh_baseline else []
         _say("FTS5: build, then the same keystrokes and mix")
-        db, _rows, build_s = build_fts5(args.listings, work / "fts5.db")
+        db, rows, build_s = build_fts5(args.listings, work / "fts5.db")
         fts_cold = fts5_keystrokes(db, typed)
         fts_warm = fts5_keystrokes(db, typed)
         _fts_first, fts_later, missing = fts5_mix(db, args.reps)
+        peer, tan_build_s, tan_cold, tan_warm = tantivy_run(rows, typed)
+        agreed = agreement(library, db, peer, ("g", "gra", "grap", "graph neu", "diffusion mod", "reinfo"))
         db.close()
-    rows_out = [
-        row("keystroke, first pass (new session)", cold, fts_cold, "p95 <= 30 ms at 56k, <= 100 ms at 250k"),
-        row("keystroke, typed again", warm, fts_warm, ""),
-    ]
+    rows_out = keystroke_rows(typed, (cold, warm), (fts_cold, fts_warm), (tan_cold, tan_warm))
     if baseline:
         rows_out.append(row("keystroke, before (Whoosh collector)", baseline, fts_cold, ""))
     rows_out += [
@@ -211,18 +292,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         for value in mix_later[number * args.reps : (number + 1) * args.reps]
     ]
     rows_out.append(row("top-20 mix without fuzzy (FTS5 has none)", ours_common, fts_later, ""))
-    print(f"== {papers:,} papers ({args.listings}); index {args.index_dir}; FTS5 built in {build_s:.1f} s ==")
+    built = f"FTS5 built in {build_s:.1f} s" + (f", tantivy in {tan_build_s:.1f} s" if peer else "")
+    print(f"== {papers:,} papers ({args.listings}); index {args.index_dir}; {built} ==")
     header = [
         "work",
         "ours p50 / p95 / max ms",
-        "FTS5 p50 / p95 / max ms",
+        "peer (FTS5 or tantivy) p50 / p95 / max ms",
         "p50 ratio",
         "p95 ratio",
         "target",
     ]
     print(table(header, rows_out))
     load = os.getloadavg()[0]
-    print(f"{len(typed)} keystrokes per pass; ratios are ours/FTS5 (> 1: slower); load average {load:.2f}")
+    short = sum(map(short_prefix, typed))
+    print(f"{len(typed)} keystrokes per pass ({short} with a 1-3 letter last word); ratios: ours/peer")
+    print(f"(> 1: slower); load average {load:.2f}")
+    print(agreed)
     return 0
 
 

@@ -7,6 +7,7 @@ authors), so differences in the numbers come from the engines, not from the inpu
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -52,8 +53,10 @@ class NaiveQuery:
 class Fts5:
     """An FTS5 table in a file: porter + unicode61, ranked by bm25, top 20 with snippet() and highlight()."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, prefix: str = "") -> None:
         self.path = path
+        self.prefix = prefix
+        """FTS5's `prefix=` option ("1 2 3": prefix indexes of those lengths), "" for none."""
         self.conn = sqlite3.connect(path)
 
     def build(self, rows: Iterable[Row]) -> float:
@@ -61,7 +64,9 @@ class Fts5:
         start = time.perf_counter()
         with self.conn:
             self.conn.execute(
-                f"CREATE VIRTUAL TABLE papers USING fts5({_COLUMNS}, tokenize='porter unicode61')"
+                f"CREATE VIRTUAL TABLE papers USING fts5({_COLUMNS}, tokenize='porter unicode61'"
+                + (f", prefix='{self.prefix}'" if self.prefix else "")
+                + ")"
             )
             self._insert(rows)
         self.conn.execute("INSERT INTO papers(papers) VALUES('optimize')")
@@ -129,6 +134,68 @@ def fts5_open_seconds(path: Path, cheap_query: str) -> tuple[float, float]:
     )
     numbers = json.loads(out.stdout)
     return numbers["open"], numbers["open"] + numbers["first_query"]
+
+
+class Tantivy:
+    """A tantivy index in RAM (English stemming, BM25), asked the way the reader asks a typed prefix: the
+    finished words as terms, the last word as every term starting with it, all hits ranked and counted."""
+
+    FIELDS = ("headline", "abstract", "authors")
+
+    def __init__(self) -> None:
+        import tantivy  # the `bench` extra: only this peer needs it
+
+        self._tantivy = tantivy
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("id", stored=True, tokenizer_name="raw")
+        for field in self.FIELDS:
+            builder.add_text_field(field, tokenizer_name="en_stem")
+        self.schema = builder.build()
+        self.index = tantivy.Index(self.schema)
+        self._stem_probe: dict[str, str] = {}
+
+    def build(self, rows: Iterable[Row]) -> float:
+        start = time.perf_counter()
+        writer = self.index.writer(heap_size=200_000_000, num_threads=1)
+        for row in rows:
+            writer.add_document(
+                self._tantivy.Document(
+                    id=row.id, headline=row.headline, abstract=row.abstract, authors=row.authors
+                )
+            )
+        writer.commit()
+        writer.wait_merging_threads()
+        self.index.reload()
+        self.searcher = self.index.searcher()
+        return time.perf_counter() - start
+
+    def _term(self, word: str) -> str:
+        """`word` as the index holds it (lowercased, stemmed), by asking the query parser once."""
+        if word not in self._stem_probe:
+            parsed = repr(self.index.parse_query(word, ["abstract"]))
+            found = re.search(r'Term\(.*?"([^"]*)"\)', parsed) or re.search(r"Str\(\"?([^\")]*)", parsed)
+            self._stem_probe[word] = found.group(1) if found else word.lower()
+        return self._stem_probe[word]
+
+    def keystroke(self, words: Sequence[str], last_is_prefix: bool) -> int:
+        """Rank every paper with all `words` (the last one as a prefix when it is being typed); the count."""
+        tantivy = self._tantivy
+        Occur, Query = tantivy.Occur, tantivy.Query
+        if not words:
+            return self.searcher.search(Query.all_query(), limit=self.searcher.num_docs).count
+        musts = []
+        for number, word in enumerate(words):
+            prefix = last_is_prefix and number == len(words) - 1
+            shoulds = []
+            for field in self.FIELDS:
+                if prefix:
+                    terms = [term for term, _count in self.searcher.terms_with_prefix(field, word.lower())]
+                else:
+                    terms = [self._term(word)]
+                shoulds += [(Occur.Should, Query.term_query(self.schema, field, term)) for term in terms]
+            musts.append((Occur.Must, Query.boolean_query(shoulds) if shoulds else Query.empty_query()))
+        result = self.searcher.search(Query.boolean_query(musts), limit=max(1, self.searcher.num_docs))
+        return int(result.count)
 
 
 class Naive:
