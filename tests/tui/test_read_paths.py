@@ -101,15 +101,18 @@ async def test_overlay_and_wait_marks_nothing_read(library: Library) -> None:
 
 
 async def test_blur_and_wait_marks_nothing_read_and_focus_starts_the_clock_again(library: Library) -> None:
-    app = reader(library, mark_read_delay=DWELL)
+    # A longer dwell than the other tests: the blur is posted after `j` started the clock, and on a loaded CI
+    # box the event loop can stall for longer than 0.3 s between the two.
+    dwell = 1.0
+    app = reader(library, mark_read_delay=dwell)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("j")
         app.post_message(events.AppBlur())  # what Textual posts when the terminal reports losing focus
-        await pilot.pause(PAST)
+        await pilot.pause(3 * dwell)
         assert library.marks.read == frozenset(), "the terminal lost focus: nobody is looking"
         app.post_message(events.AppFocus())
-        await pilot.pause(PAST)
+        await pilot.pause(3 * dwell)
         assert library.marks.read == {library.papers[1].id}
 
 
