@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from whoosh import query as wq
 
+from index.search.prefixes import PrefixTerm
 from index.search.termarrays import Docnums, Mask, Scores, SegmentArrays, Unsupported
 from index.search.whoosh_private import expansion, seed_expansion
 
@@ -170,7 +171,7 @@ class _Walk:
         kind = type(q)
         if q is wq.NullQuery or isinstance(q, type(wq.NullQuery)):
             return self.empty()
-        if kind is wq.Term:
+        if kind is wq.Term or kind is PrefixTerm:
             return self.term(q.fieldname, q.text, q.boost, q.minquality)
         if kind in (wq.Prefix, wq.Wildcard, wq.FuzzyTerm):
             return self.multiterm(q, context)

@@ -20,6 +20,7 @@ from typing import Any
 from whoosh import formats
 
 from index.search import termwrite
+from index.search.prefixes import PrefixCountsField
 from index.search.schema import SINGLE_POSITION, WordAnalyzer, WordPositions
 from index.search.whoosh_private import (
     POSTING_SIZE,
@@ -31,6 +32,8 @@ from index.search.whoosh_private import (
     pack_uint,
 )
 
+_ARRAY_POSTING = 3 * 8
+"""Bytes a posting takes in a `_Field`'s arrays: document number, weight and code, as doubles."""
 _WORD_FORMATS = (WordPositions, formats.Frequency)
 """The formats whose postings `FastSegmentWriter` makes from `WordAnalyzer.positions` itself."""
 
@@ -172,6 +175,11 @@ class FastSegmentWriter(SegmentWriterBase):
     def _index(self, field: Any, fieldname: str, value: Any, fieldboost: float, docnum: int) -> int:
         """One field's postings of a document into the pool; returns the field's length (0: not scored)."""
         fmt = field.format
+        if type(value) is dict and type(field) is PrefixCountsField:
+            # Counted at what the postings hold (three doubles each), not at Whoosh's per-tuple estimate: the
+            # prefixes are a third of a build's postings, and the estimate would spill the pool to disk.
+            self._add_frequencies(fieldname, value, fmt.field_boost, fieldboost, docnum, _ARRAY_POSTING)
+            return sum(value.values())
         if (
             type(fmt) not in _WORD_FORMATS
             or type(field.analyzer) is not WordAnalyzer
@@ -182,7 +190,8 @@ class FastSegmentWriter(SegmentWriterBase):
         if type(fmt) is WordPositions:
             self._add_positions(fieldname, found, fmt, fieldboost, docnum)
         else:
-            self._add_frequencies(fieldname, found, fmt.field_boost, fieldboost, docnum)
+            counts = {text: len(at) for text, at in found.items()}
+            self._add_frequencies(fieldname, counts, fmt.field_boost, fieldboost, docnum)
         return sum(map(len, found.values())) if field.scorable else 0
 
     def _add_positions(
@@ -218,20 +227,28 @@ class FastSegmentWriter(SegmentWriterBase):
         self.pool.grow(size)
 
     def _add_frequencies(
-        self, fieldname: str, found: dict[str, list[int]], boost: float, fieldboost: float, docnum: int
+        self,
+        fieldname: str,
+        found: dict[str, int],
+        boost: float,
+        fieldboost: float,
+        docnum: int,
+        posting_size: int | None = None,
     ) -> None:
-        """One document's postings of a `Frequency` field (venue, status, source): the values of
+        """One document's postings of a `Frequency` field (venue, status, source, the prefix counts; `found`:
+        term -> count): the values of
         `Frequency.word_values`, `FieldType.index` and Whoosh's loop (the weight: the tokens' boosts, each
         1.0, summed, times the format's boost, times the field's; the value: the count, packed)."""
         terms = self.pool.words_of(fieldname, pack_uint).terms
         size = 0
-        for text, at in found.items():
+        for text, count in found.items():
             rows = terms.get(text)
             if rows is None:
                 text.encode("utf-8")  # (as in `_add_positions`)
                 rows = terms[text] = array("d")
-            rows.extend((docnum, float(len(at)) * boost * fieldboost, len(at)))
-            size += POSTING_SIZE + len(fieldname) + 2 * len(text) + 4  # (4: the packed count)
+            rows.extend((docnum, float(count) * boost * fieldboost, count))
+            # (4: the packed count)
+            size += posting_size or POSTING_SIZE + len(fieldname) + 2 * len(text) + 4
         self.pool.grow(size)
 
     def _index_slowly(

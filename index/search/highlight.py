@@ -13,6 +13,7 @@ from typing import Any
 from whoosh import query as wq
 
 from index.search.models import MatchSpan, Snippet
+from index.search.prefixes import PrefixTerm
 from index.search.schema import WORD_RE
 
 SNIPPET_CHARS = 160
@@ -31,6 +32,13 @@ def matched_terms(parsed: Any, readers: Sequence[Any]) -> dict[str, frozenset[st
     """
     found: dict[str, set[str]] = {field: set() for field in _HIGHLIGHT_FIELDS}
     for leaf in _positive_leaves(parsed):
+        if isinstance(leaf, PrefixTerm):
+            # Stored prefixes stand for the words they begin: kept as `gra*` and matched word by word where
+            # a paper is highlighted, since expanding a letter or two to its thousands of words costs more
+            # than the search did.
+            for shown in found:
+                found[shown].add(prefix_mark(leaf.typed))
+            continue
         field = getattr(leaf, "fieldname", None)
         field = _SHOWN_IN.get(field, field) if isinstance(field, str) else field
         if field not in found:
@@ -41,13 +49,26 @@ def matched_terms(parsed: Any, readers: Sequence[Any]) -> dict[str, frozenset[st
         if isinstance(leaf, wq.Term):
             found[field].add(_text(leaf.text))
             continue
-        for reader in readers:
-            try:
-                terms = leaf.existing_terms(reader, expand=True)
-            except Exception:  # an exotic leaf type without expansion support: just no highlight for it
-                break
-            found[field].update(_text(text) for name, text in terms if name == field)
+        _add_expansion(found[field], leaf, field, readers)
     return {field: frozenset(terms) for field, terms in found.items()}
+
+
+def _add_expansion(found: set[str], leaf: Any, field: str, readers: Sequence[Any]) -> None:
+    """Add the terms of `field` that `leaf` (a prefix, wildcard or fuzzy leaf) expands to in `readers`."""
+    for reader in readers:
+        try:
+            terms = leaf.existing_terms(reader, expand=True)
+        except Exception:  # an exotic leaf type without expansion support: just no highlight for it
+            return
+        found.update(_text(text) for name, text in terms if name == field)
+
+
+_PREFIX_MARK = "*"
+"""Ends a highlight entry that stands for every term starting with it (no indexed term holds a `*`)."""
+
+
+def prefix_mark(prefix: str) -> str:
+    return prefix + _PREFIX_MARK
 
 
 def _positive_leaves(node: Any) -> Iterable[Any]:
@@ -90,10 +111,14 @@ class WordTerms:
             return term
 
     def spans(self, text: str, terms: frozenset[str]) -> tuple[MatchSpan, ...]:
-        """Spans of the words in `text` whose indexed term is one of `terms`."""
+        """Spans of the words in `text` whose indexed term is one of `terms` or starts with one of its
+        prefix marks (`prefix_mark`)."""
         if not terms or not text:
             return ()
         where = self._places(text)
+        prefixes = tuple(term[: -len(_PREFIX_MARK)] for term in terms if term.endswith(_PREFIX_MARK))
+        if prefixes:
+            terms = terms.union(found for found in where if found is not None and found.startswith(prefixes))
         places = sorted(span for found in terms for span in where.get(found, ()))
         return tuple(MatchSpan(start, end) for start, end in places)
 

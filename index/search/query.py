@@ -14,6 +14,7 @@ from typing import Any
 
 from whoosh import qparser, query
 
+from index.search.prefixes import PREFIX_FIELD, PrefixTerm, is_short
 from index.search.whoosh_private import expand_once
 
 DEFAULT_FIELDS = ("headline", "abstract", "authors")
@@ -157,7 +158,7 @@ class QueryParsers:
                 for leaf in parsed.leaves():  # venue:"a b": fields without positions match all the words
                     if isinstance(leaf, query.Phrase):
                         leaf.degrade = True
-                parsed = parsed.accept(lambda node: whole_word_or_prefix(node, self.schema, frequency))
+                parsed = with_prefixes(parsed, self.schema, frequency)
         if problem is not None:
             lowered = [word.lower() for word in _WORD_RE.findall(text)]
             parsed = self.plain.parse(" ".join(lowered)) if lowered else None
@@ -195,6 +196,44 @@ def last_word_as_prefix(text: str) -> str:
     if found is None or found.group(1) in _OPERATORS:
         return text
     return f"{text}*"
+
+
+def with_prefixes(node: Any, schema: Any, frequency: DocFrequency | None = None) -> Any:
+    """`node` with each `word*` made a whole word or a prefix (`whole_word_or_prefix`); a plain `w*` of one to
+    three letters, which the parser asks of every default field, is answered from the stored prefixes
+    (`prefixes.py`) instead of by expanding it to thousands of words."""
+    short = _short_prefix_everywhere(node, schema)
+    if short is not None:
+        wholes = [_whole_word(field, short.text, short.boost, schema) for field in DEFAULT_FIELDS]
+        found = [term for term in wholes if term is not None]
+        return query.Or([*found, PrefixTerm(short.text, boost=short.boost)])
+    if type(node) is query.Prefix:
+        return whole_word_or_prefix(node, schema, frequency)
+    if node.is_leaf():
+        return node
+    return node.apply(lambda child: with_prefixes(child, schema, frequency))
+
+
+def _short_prefix_everywhere(node: Any, schema: Any) -> Any:
+    """The parser's `Or(Prefix(headline, w), Prefix(abstract, w), Prefix(authors, w))` for a short `w`: its
+    first Prefix, when the index has the prefix field; otherwise None."""
+    if PREFIX_FIELD not in schema or type(node) is not query.Or or node.boost != 1.0:
+        return None
+    subs = node.subqueries
+    if not subs or any(type(sub) is not query.Prefix for sub in subs):
+        return None
+    first = subs[0]
+    same = all(sub.text == first.text and sub.boost == first.boost for sub in subs)
+    if not same or sorted(sub.fieldname for sub in subs) != sorted(DEFAULT_FIELDS):
+        return None
+    return first if is_short(first.text) and first.text == first.text.lower() else None
+
+
+def _whole_word(field: str, text: str, boost: float, schema: Any) -> Any:
+    """`text` as a finished word of `field` (stemmed as the field indexes it), or None for a stop word."""
+    analyzer = getattr(schema[field], "analyzer", None) if field in schema else None
+    stems = [token.text for token in analyzer(text)] if analyzer is not None else []
+    return query.Term(field, stems[0], boost=boost) if len(stems) == 1 else None
 
 
 def whole_word_or_prefix(node: Any, schema: Any, frequency: DocFrequency | None = None) -> Any:

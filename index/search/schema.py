@@ -14,10 +14,11 @@ from whoosh.lang.porter import stem as porter_stem
 from index.headline import HEADLINE_VERSION
 from index.models import Paper, Source
 from index.render import RENDER_VERSION
+from index.search.prefixes import PREFIX_FIELD, PrefixCounter, PrefixCountsField
 
 # Rendered abstracts and the headlines made from them are stored: new rendering or headline code means a
 # rebuild. Each version has its own digits (headlines stay below 1000), so no two combinations meet.
-SCHEMA_VERSION = 4 + 1000 * HEADLINE_VERSION + 1_000_000 * RENDER_VERSION
+SCHEMA_VERSION = 5 + 1000 * HEADLINE_VERSION + 1_000_000 * RENDER_VERSION
 """Bump when fields, analyzers or the document text change: an index of another version is rebuilt."""
 
 HEADLINE_BOOST = 3.0
@@ -234,7 +235,13 @@ def build_schema() -> fields.Schema:
         year=fields.NUMERIC(int, bits=32, signed=False),
         status=fields.TEXT(analyzer=plain, phrase=False),
         source=fields.TEXT(analyzer=plain, phrase=False),
+        # The first 1-3 letters of every word of the default fields, counted: `d*` as one posting list.
+        **{PREFIX_FIELD: PrefixCountsField()},
     )
+
+
+_STEMMED, _NAMES, _PREFIXES = stemming_analyzer(), names_analyzer(), PrefixCounter()
+"""The default fields' analyzers (the schema's own, as `build_schema` makes them), for the prefix counts."""
 
 
 def title_text(paper: Paper) -> str:
@@ -247,15 +254,22 @@ def title_text(paper: Paper) -> str:
 
 def document(paper: Paper, plain_abstract: str) -> dict[str, Any]:
     """The fields Whoosh indexes for one paper; `plain_abstract` is the rendered text the reader displays."""
+    headline = title_text(paper)
     doc: dict[str, Any] = {
         "id": paper.id,
-        "headline": title_text(paper),
+        "headline": headline,
         "abstract": plain_abstract,
         **({"title": paper.title} if paper.title else {}),
         "source": "\n".join(dict.fromkeys(source.listing for source in paper.sources)),
     }
+    prefixes: dict[str, int] = {}
+    _PREFIXES.add(prefixes, _STEMMED.positions(headline))
+    _PREFIXES.add(prefixes, _STEMMED.positions(plain_abstract))
     if paper.authors:
         doc["authors"] = "\n".join(paper.authors)
+        _PREFIXES.add(prefixes, _NAMES.positions(doc["authors"]))
+    if prefixes:
+        doc[PREFIX_FIELD] = prefixes
     if paper.venue:
         doc["venue"] = paper.venue
     if paper.year is not None and paper.year >= 0:
