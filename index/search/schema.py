@@ -123,8 +123,22 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
     def positions(self, value: str) -> dict[str, list[int]]:
         """Each token's text -> its positions, exactly as `__call__(value, positions=True)` numbers them.
 
-        What an indexed field needs from a document, without a Token per word: see `WordPositions`.
+        What an indexed field needs from a document, without a Token per word: see `WordPositions`. The
+        last few answers are kept (for every analyzer of the same settings): a document's prefix counts
+        (`document`) and the writer ask for the same texts one after the other. Callers must not change
+        the answer.
         """
+        key = (self.stem, self.stop, value)
+        known = _RECENT_POSITIONS.get(key)
+        if known is not None:
+            return known
+        found = self._positions(value)
+        if len(_RECENT_POSITIONS) >= _RECENT_KEPT:
+            _RECENT_POSITIONS.clear()
+        _RECENT_POSITIONS[key] = found
+        return found
+
+    def _positions(self, value: str) -> dict[str, list[int]]:
         stops = analysis.STOP_WORDS if self.stop else frozenset()
         minsize = 2 if self.stop else 0
         stems = self._stems if self.stem else None
@@ -147,6 +161,11 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
             else:
                 places.append(pos)
         return found
+
+
+_RECENT_KEPT = 8
+_RECENT_POSITIONS: dict[tuple[bool, bool, str], dict[str, list[int]]] = {}
+"""`WordAnalyzer.positions` answers for the last few texts (a document's fields), by settings and text."""
 
 
 class WordPositions(formats.Positions):  # type: ignore[misc]
