@@ -155,9 +155,7 @@ class QueryParsers:
             else:
                 if parsed is query.NullQuery or isinstance(parsed, type(query.NullQuery)):
                     problem = "it has no words to search for"
-                for leaf in parsed.leaves():  # venue:"a b": fields without positions match all the words
-                    if isinstance(leaf, query.Phrase):
-                        leaf.degrade = True
+                _mend_leaves(parsed, text)
                 parsed = with_prefixes(parsed, self.schema, frequency)
         if problem is not None:
             lowered = [word.lower() for word in _WORD_RE.findall(text)]
@@ -236,9 +234,104 @@ def _whole_word(field: str, text: str, boost: float, schema: Any) -> Any:
     return query.Term(field, stems[0], boost=boost) if len(stems) == 1 else None
 
 
+def _mend_leaves(parsed: Any, text: str) -> None:
+    """What the parser made of `text`, mended where it is not what was meant (in place)."""
+    for leaf in parsed.leaves():
+        if isinstance(leaf, query.Phrase):  # venue:"a b": fields without positions match all the words
+            leaf.degrade = True
+        elif type(leaf) is query.Prefix:
+            leaf.text = typed_prefix(text, leaf)
+
+
+def typed_prefix(text: str, leaf: Any) -> str:
+    """The prefix as typed (lowercased) for a `Prefix` the parser made from `text`.
+
+    The parser runs a prefix through the field's analyzer, so a stemming field searched `dis*` as `di*`
+    and `vis*` as `vi*`: every word starting with "di" or "vi". The leaf's `startchar` is where its `*`
+    stands in `text`; the word before it is what was typed.
+    """
+    star = getattr(leaf, "startchar", None)
+    if isinstance(star, int) and 0 < star < len(text) and text[star] == "*":
+        found = _TYPED_WORD_RE.search(text, 0, star)
+        if found is not None:
+            return found.group().lower()
+    return str(leaf.text)
+
+
+_TYPED_WORD_RE = re.compile(r"\w+$")
+_SUFFIXES = (
+    "s",
+    "es",
+    "e",
+    "ed",
+    "ing",
+    "ings",
+    "ion",
+    "ions",
+    "ive",
+    "ives",
+    "ity",
+    "ities",
+    "al",
+    "ally",
+    "ly",
+    "ment",
+    "ments",
+    "ness",
+    "ance",
+    "ence",
+    "er",
+    "ers",
+    "ation",
+    "ations",
+    "ational",
+    "ization",
+    "izations",
+    "ize",
+    "izes",
+    "ized",
+    "izing",
+    "able",
+    "ible",
+    "ous",
+    "ful",
+    "ic",
+    "ical",
+    "ative",
+    "ator",
+    "ators",
+    "ism",
+    "ist",
+    "ists",
+    "ent",
+    "ents",
+    "ant",
+    "ants",
+    "ure",
+    "ures",
+    "y",
+    "ies",
+    "ied",
+)
+"""Endings the stemmer takes off: a word typed up to part of one (`diffusi`, `learni`) is a word form."""
+
+
+def _forms_of_partial(prefix: str, analyzer: Any) -> set[str]:
+    """Stems of the words that `prefix` begins by way of an ending the stemmer removes: `diffusi` ->
+    "diffus" (diffusion), `learni` -> "learn" (learning), `studie` -> "studi" (studies). Indexed terms are
+    stems, so without these a word being typed finds nothing between its stem and its whole self."""
+    forms: set[str] = set()
+    for suffix in _SUFFIXES:
+        for typed in range(len(suffix)):
+            if prefix.endswith(suffix[:typed]):
+                forms.update(token.text for token in analyzer(prefix + suffix[typed:]))
+    return {form for form in forms if not form.startswith(prefix)}  # those the prefix itself covers
+
+
 def whole_word_or_prefix(node: Any, schema: Any, frequency: DocFrequency | None = None) -> Any:
-    """`word*` as the word itself (stemmed, as a finished word matches: `models*` finds "model") or any
-    word starting with it, scored BM25F over the expanded terms instead of Whoosh's constant score.
+    """`word*` as the word itself (stemmed, as a finished word matches: `models*` finds "model"), any word
+    starting with it, or a form of a word starting with it (`_forms_of_partial`), scored BM25F over the
+    expanded terms instead of Whoosh's constant score.
 
     A completion must never outrank the whole word: with `frequency`, the completions' boost is the whole
     word's idf over the highest idf a term can have (one document), so that at equal term frequency and
@@ -249,16 +342,24 @@ def whole_word_or_prefix(node: Any, schema: Any, frequency: DocFrequency | None 
     field = node.fieldname
     prefix = query.Prefix(field, node.text, boost=node.boost, constantscore=False)
     analyzer = getattr(schema[field], "analyzer", None) if field in schema else None
-    stems = [token.text for token in analyzer(node.text)] if analyzer is not None else []
-    if len(stems) != 1:
-        return prefix  # a stop word ("a*") or a text the analyzer splits: completions only
+    if analyzer is None:
+        return prefix
+    stems = [token.text for token in analyzer(node.text)]
+    forms = sorted(_forms_of_partial(node.text, analyzer) - set(stems))
     if frequency is not None:
-        holding, documents = frequency(field, stems[0])
-        if not holding:
-            return prefix
-        idf, highest = math.log(documents / (holding + 1)) + 1, math.log(documents / 2) + 1
-        prefix.boost = node.boost * min(1.0, idf / highest) if highest > 0 else node.boost
-    return query.Or([query.Term(field, stems[0], boost=node.boost), prefix])
+        forms = [form for form in forms if frequency(field, form)[0]]
+    whole: list[Any] = []
+    if len(stems) == 1:  # not a stop word ("a*") or a text the analyzer splits
+        holding, documents = frequency(field, stems[0]) if frequency is not None else (1, 0)
+        if holding:
+            whole = [query.Term(field, stems[0], boost=node.boost)]
+            if documents:
+                idf, highest = math.log(documents / (holding + 1)) + 1, math.log(documents / 2) + 1
+                prefix.boost = node.boost * min(1.0, idf / highest) if highest > 0 else node.boost
+    completions = [query.Term(field, form, boost=prefix.boost) for form in forms]
+    if not whole and not completions:
+        return prefix
+    return query.Or([*whole, *completions, prefix])
 
 
 def share_expansions(parsed: Any) -> None:

@@ -62,3 +62,25 @@ def test_typing_a_word_searches_what_an_explicit_star_does(graphs: SearchIndex) 
     for word in ("g", "gr", "grap", "graph", "graphon", "mod", "models"):
         typed, starred = graphs.match(word, typing=True), graphs.match(f"{word}*")
         assert typed.ids == starred.ids and typed.scores == starred.scores, word
+
+
+@pytest.fixture(scope="module")
+def forms(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
+    rows = _rows(["diffusion", "diffusive", "learning", "studies", "discrete", "dip", "vision", "vivid"])
+    index = SearchIndex.open(tmp_path_factory.mktemp("ix") / "index")
+    index.rebuild(make_catalog(rows))
+    return index
+
+
+def test_each_letter_of_a_word_keeps_the_papers_with_it(forms: SearchIndex) -> None:
+    """Indexed terms are stems ("diffus"): `diffusi` and `diffusio` must not lose the diffusion paper."""
+    for word, paper in (("diffusion", "p0"), ("learning", "p2"), ("studies", "p3"), ("vision", "p6")):
+        for end in range(1, len(word) + 1):
+            assert paper in forms.match(word[:end], typing=True).ids, word[:end]
+
+
+def test_a_prefix_is_what_was_typed_not_its_stem(forms: SearchIndex) -> None:
+    """The parser stemmed `dis*` to `di*` and `vis*` to `vi*`: every word starting so."""
+    assert set(forms.match("dis", typing=True).ids) == {"p4"}
+    assert set(forms.match("vis", typing=True).ids) == {"p6"}
+    assert set(forms.match("visio*").ids) == {"p6"}
