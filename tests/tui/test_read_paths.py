@@ -80,7 +80,10 @@ async def test_next_unread_chooses_the_paper(library: Library) -> None:
 
 
 async def test_overlay_and_wait_marks_nothing_read(library: Library) -> None:
-    app = reader(library, mark_read_delay=DWELL)
+    # A longer dwell than the other tests: the clock starts at `j` and stops only when the overlay's screen
+    # is on top, and on a loaded CI box opening the command palette for the first time took longer than 0.3 s.
+    dwell = 1.0
+    app = reader(library, mark_read_delay=dwell)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = browse(app)
@@ -89,14 +92,14 @@ async def test_overlay_and_wait_marks_nothing_read(library: Library) -> None:
         for opener in ["question_mark", "ctrl+p", "R"]:
             await pilot.press("k", "j")  # chose paper 1 (again): its clock starts afresh
             await pilot.press(opener)
-            await pilot.pause(PAST)
+            await pilot.pause(2 * dwell)
             assert app.screen is not screen, opener
             assert library.marks.read == frozenset(), f"under {opener}'s overlay nobody reads the paper"
             await pilot.press("escape")
             await pilot.pause()
             assert app.screen is screen, opener
         # Back on the list, the chosen paper starts a whole dwell again.
-        await pilot.pause(PAST)
+        await pilot.pause(2 * dwell)
         assert library.marks.read == {chosen}
 
 
