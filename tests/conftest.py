@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from index.library import Library
+
 REPO = Path(__file__).resolve().parent.parent
 SEEDS = REPO / "seeds"
 SHARED = REPO.parent / "shared"
@@ -57,3 +59,20 @@ def run_papers(
 @pytest.fixture
 def papers_cli() -> object:
     return run_papers
+
+
+def build_index(listings: Path, tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """An index over `listings` in a fresh temporary directory, built as `papers index` builds it."""
+    index_dir = tmp_path_factory.mktemp(name)
+    library = Library.open([listings], index_dir=index_dir, data_dir=tmp_path_factory.mktemp(f"{name}-state"))
+    try:
+        library.build_index()
+    finally:
+        library.close()
+    return index_dir
+
+
+@pytest.fixture(scope="session")
+def seed_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One index over the seeds for the whole session (tests only read it), so each test starts instantly."""
+    return build_index(SEEDS, tmp_path_factory, "seed-index")

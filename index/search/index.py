@@ -7,20 +7,24 @@ details of the ones shown, `suggest` a corrected query, `spans` where a query's 
 `IndexMaintenance` (maintenance.py) each SearchIndex owns; ranking is ranking.py's (fastrank.py scores whole
 posting lists per generation, with Whoosh's exact results; Whoosh's collector answers what it cannot
 reproduce), "did you mean" suggest.py's, which asks `terms_within` (nearwords.py) per word so that it
-suggests words, not stems. One SearchIndex is meant for one thread at a time (the reader searches from one
-worker thread); another process may update the same directory meanwhile.
+suggests words, not stems. A SearchIndex is shared by the reader's threads (its search worker, the warm-up,
+the discovery workers, the detail pane), so every call that reads the index holds the maintenance's lock
+(`reading`): Whoosh's readers seek and read shared file handles. Another process may update the same
+directory meanwhile.
 """
 
 from __future__ import annotations
 
+import functools
 import string
+import time
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from index.models import Catalog, Paper
 from index.render.abstract import to_plain
@@ -59,8 +63,25 @@ SUGGEST_BELOW = 5
 _CACHE_SIZE = 64
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
 class UnknownPaper(KeyError):
     """The paper id is not in the index."""
+
+
+def reading(method: Callable[Concatenate[SearchIndex, _P], _R]) -> Callable[Concatenate[SearchIndex, _P], _R]:
+    """One thread at a time in the index: the call holds the maintenance's lock, which reopens take too, so a
+    search never reads a handle another thread is seeking or a reopen is closing. Re-entrant: `search`
+    calls `match`."""
+
+    @functools.wraps(method)
+    def locked(self: SearchIndex, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with self._maintenance.lock:
+            return method(self, *args, **kwargs)
+
+    return locked
 
 
 class SearchIndex:
@@ -139,6 +160,7 @@ class SearchIndex:
 
     # ----- papers ----------------------------------------------------------------------------------------
 
+    @reading
     def load_snapshot(self) -> Catalog | None:
         """The whole catalog this generation was built from (every paper decoded: prefer `load_view`)."""
         view = self.load_view()
@@ -170,24 +192,32 @@ class SearchIndex:
         """Read now what the first search of a generation would otherwise read on a keystroke: numpy, the
         array ranker, the field lengths, the id column, the ids' positions (~0.14 s at 56k), then the near
         spellings "did you mean" looks in (~0.2 s), sleeping `pause` s after each letter so that the UI
-        thread of the reader, which calls this in a worker, keeps getting the GIL."""
-        self._maintenance.refresh()
-        searcher = self._maintenance.searcher
-        view = self.load_view()
-        if searcher is None or view is None:
-            return
-        self._positions(view)
-        self._ids_of(())
-        ranker = self._fast_ranker(searcher)
-        if ranker is not None:
-            ranker.warm()
-        self._near_words().warm(string.ascii_lowercase, pause)
+        thread of the reader, which calls this in a worker, keeps getting the GIL and a search the lock."""
+        with self._maintenance.lock:
+            self._maintenance.refresh()
+            searcher = self._maintenance.searcher
+            view = self.load_view()
+            if searcher is None or view is None:
+                return
+            self._positions(view)
+            self._ids_of(())
+            ranker = self._fast_ranker(searcher)
+            if ranker is not None:
+                ranker.warm()
+        for letter in string.ascii_lowercase:
+            with self._maintenance.lock:
+                if self._maintenance.searcher is not searcher:
+                    return  # reopened meanwhile: the new generation warms on its own first use
+                self._near_words().warm(letter)
+            time.sleep(pause)
 
+    @reading
     def paper(self, paper_id: str) -> Paper:
         """One paper from the snapshot; raises UnknownPaper."""
         self._maintenance.refresh()
         return self._paper(paper_id)
 
+    @reading
     def resolve_id(self, key: str) -> str | None:
         """`key` as an exact id or a unique id prefix (what `papers show` accepts), else None."""
         self._maintenance.refresh()
@@ -198,6 +228,7 @@ class SearchIndex:
         matches = [paper_id for paper_id in ids if paper_id.startswith(key)]
         return matches[0] if len(matches) == 1 else None
 
+    @reading
     def plain_abstract(self, paper_id: str) -> str:
         """The rendered abstract that match spans index into."""
         return str(self._plain(self._paper(paper_id).abstract))
@@ -258,6 +289,7 @@ class SearchIndex:
             self._fast = (searcher, ranker)
         return self._fast[1]
 
+    @reading
     def match(
         self, query: str, limit: int | None = None, *, ranked: bool = True, typing: bool = False
     ) -> Matched:
@@ -308,6 +340,7 @@ class SearchIndex:
         notices[0] = (parsed.notice or "").replace("as plain words", "as plain words and near spellings")
         return self._ranked(near_parsed, None, ranked)
 
+    @reading
     def hits(
         self, ids: Sequence[str], scores: Sequence[float], highlight: Highlight | None
     ) -> tuple[SearchHit, ...]:
@@ -317,6 +350,7 @@ class SearchIndex:
         scored = tuple(scores) + (0.0,) * (len(ids) - len(scores))
         return tuple(self._hit(paper_id, scored[number], highlight) for number, paper_id in enumerate(ids))
 
+    @reading
     def suggest(self, matched: Matched) -> str | None:
         """ "Did you mean": `matched.query` with its misspelled-looking words corrected, or None."""
         if not matched.words:
@@ -324,6 +358,7 @@ class SearchIndex:
         self._maintenance.refresh()
         return self._suggest(matched.query, matched.words)
 
+    @reading
     def search(self, query: str, limit: int | None = None, highlight_top: int = 20) -> SearchResult:
         """`match`, then hits for the first ones, for callers with no marks (benchmarks, tests): a query's
         `is:` words are ignored, with a notice. `index.views` is what the library and the reader use.
@@ -368,6 +403,7 @@ class SearchIndex:
             paper.title,
         )
 
+    @reading
     def spans(self, paper_id: str, highlight: Highlight) -> tuple[MatchSpan, ...]:
         """Where the matched terms of a view (`Matched.highlight`) stand in one paper's rendered abstract: the
         reader highlights the paper it shows without parsing the query again."""
@@ -390,6 +426,7 @@ class SearchIndex:
             self._near = NearWords(reader, "abstract")
         return self._near
 
+    @reading
     def similar(self, paper_id: str, limit: int = 10) -> list[SimilarHit]:
         """Papers sharing the most distinctive terms of this one, with those terms (as words) to say why.
 
@@ -419,6 +456,7 @@ class SearchIndex:
             )
         return hits
 
+    @reading
     def for_you(
         self, seeds: Iterable[str], exclude: AbstractSet[str] = frozenset(), limit: int = 20
     ) -> list[ForYouHit]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -42,6 +43,10 @@ class IndexMaintenance:
     """
 
     def __init__(self, index_dir: Path, reopened: Callable[[], None]) -> None:
+        self.lock = threading.RLock()
+        """Held by whoever reads through `searcher` (the owner's searches) and by every reopen and close:
+        Whoosh's readers seek and read shared file handles, so two threads reading at once get each
+        other's bytes, and a reopen closes the handles a search is reading."""
         self.index_dir = index_dir
         self.read_only = not index_store.writable(index_dir)
         self.notices: list[str] = []
@@ -59,6 +64,10 @@ class IndexMaintenance:
 
     def reopen(self) -> None:
         """Open whatever the directory holds now (possibly nothing yet); never writes."""
+        with self.lock:
+            self._reopen()
+
+    def _reopen(self) -> None:
         self.close()
         self._snapshot = None
         self._token = index_store.current_token(self.index_dir)
@@ -79,12 +88,13 @@ class IndexMaintenance:
         Raises:
             IndexUnavailable: there is no usable index to search.
         """
-        if index_store.current_token(self.index_dir) != self._token:
-            self.reopen()
-        elif self.searcher is not None and not self.searcher.up_to_date():
-            # A fresh searcher, not searcher.refresh(): refresh() reuses segment readers and can miss
-            # deletions committed to an existing segment (an update that removed papers).
-            self.reopen()
+        with self.lock:
+            if index_store.current_token(self.index_dir) != self._token:
+                self._reopen()
+            elif self.searcher is not None and not self.searcher.up_to_date():
+                # A fresh searcher, not searcher.refresh(): refresh() reuses segment readers and can miss
+                # deletions committed to an existing segment (an update that removed papers).
+                self._reopen()
         if self.ix is None:
             raise IndexUnavailable(
                 f"no usable search index in {self.index_dir}"
@@ -108,13 +118,14 @@ class IndexMaintenance:
         None when there is no index; raises IndexUnavailable when the stored snapshot is damaged or of an
         older format (`staleness` reports that, and `ensure_current` re-encodes it).
         """
-        if self._snapshot is None and self._build is not None and self.ix is not None:
-            manifest = self._manifest()
-            data = index_store.map_snapshot(self._build, manifest.generation) if manifest else None
-            self._snapshot = snapshot.Snapshot.open(data) if data is not None else None
-            if self._snapshot is None:
-                raise self.damaged()
-        return self._snapshot
+        with self.lock:
+            if self._snapshot is None and self._build is not None and self.ix is not None:
+                manifest = self._manifest()
+                data = index_store.map_snapshot(self._build, manifest.generation) if manifest else None
+                self._snapshot = snapshot.Snapshot.open(data) if data is not None else None
+                if self._snapshot is None:
+                    raise self.damaged()
+            return self._snapshot
 
     def _stored_headlines(self) -> dict[str, str]:
         """This generation's headlines by paper id; empty when a full build is due or its snapshot is missing
@@ -359,10 +370,11 @@ class IndexMaintenance:
         return taken
 
     def close(self) -> None:
-        if self.searcher is not None:
-            self.searcher.close()
-        self.searcher = None
-        self.ix = None
+        with self.lock:
+            if self.searcher is not None:
+                self.searcher.close()
+            self.searcher = None
+            self.ix = None
 
 
 def _listing_files(listing_paths: Sequence[Path]) -> list[str]:

@@ -9,7 +9,6 @@ dynamic programme over whole columns: the same words come out (a test compares b
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
@@ -47,12 +46,10 @@ class NearWords:
         distances = edit_distances(word, codes[near, :width], lengths[near], self._swaps)
         return [words[number] for number in near[distances <= maxdist]]
 
-    def warm(self, letters: str, pause: float = 0.0) -> None:
-        """Read these letters' words now (a worker at start), not on the first keystroke that needs them;
-        `pause` seconds of sleep after each letter leave the GIL to other threads."""
+    def warm(self, letters: str) -> None:
+        """Read these letters' words now (a worker at start), not on the first keystroke that needs them."""
         for letter in letters:
             self._letter(letter)
-            time.sleep(pause)
 
     def _letter(self, letter: str) -> tuple[list[str], Codes, npt.NDArray[np.int64]]:
         known = self._letters.get(letter)

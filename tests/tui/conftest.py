@@ -25,18 +25,6 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     return True
 
 
-@pytest.fixture(scope="session")
-def seed_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One index over the seeds for the whole session (tests only read it), so each test starts instantly."""
-    index_dir = tmp_path_factory.mktemp("seed-index")
-    library = Library.open([SEEDS], index_dir=index_dir, data_dir=tmp_path_factory.mktemp("seed-index-state"))
-    try:
-        library.build_index()
-    finally:
-        library.close()
-    return index_dir
-
-
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
     return tmp_path / "data"

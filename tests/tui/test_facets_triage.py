@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from index.library import Library
-from tests.conftest import DATA
+from tests.conftest import DATA, build_index
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, list_rows, reader
 from tui.browse.paper_list import PaperList
@@ -28,13 +28,7 @@ LISTINGS = DATA / "multivenue"
 
 @pytest.fixture(scope="module")
 def multivenue_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    index_dir = tmp_path_factory.mktemp("multivenue-index")
-    built = Library.open([LISTINGS], index_dir=index_dir, data_dir=tmp_path_factory.mktemp("unused-state"))
-    try:
-        built.build_index()
-    finally:
-        built.close()
-    return index_dir
+    return build_index(LISTINGS, tmp_path_factory, "multivenue-index")
 
 
 @pytest.fixture

@@ -14,6 +14,9 @@ from tests.tui.helpers import browse, reader, status_text
 
 DWELL = 0.3
 PAST = 0.9  # three dwells: a clock that should not run has had every chance to fire
+SLOW_DWELL = 1.0
+"""For the tests where the clock starts at `j` and something else (the blur, an overlay's screen) must land
+before it fires: on a loaded CI box that took longer than DWELL (the command palette's first open did)."""
 
 
 def unread(library: Library) -> int:
@@ -80,9 +83,7 @@ async def test_next_unread_chooses_the_paper(library: Library) -> None:
 
 
 async def test_overlay_and_wait_marks_nothing_read(library: Library) -> None:
-    # A longer dwell than the other tests: the clock starts at `j` and stops only when the overlay's screen
-    # is on top, and on a loaded CI box opening the command palette for the first time took longer than 0.3 s.
-    dwell = 1.0
+    dwell = SLOW_DWELL  # the clock stops only when the overlay's screen is on top
     app = reader(library, mark_read_delay=dwell)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -104,9 +105,7 @@ async def test_overlay_and_wait_marks_nothing_read(library: Library) -> None:
 
 
 async def test_blur_and_wait_marks_nothing_read_and_focus_starts_the_clock_again(library: Library) -> None:
-    # A longer dwell than the other tests: the blur is posted after `j` started the clock, and on a loaded CI
-    # box the event loop can stall for longer than 0.3 s between the two.
-    dwell = 1.0
+    dwell = SLOW_DWELL  # the blur is posted after `j` started the clock
     app = reader(library, mark_read_delay=dwell)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
