@@ -48,6 +48,8 @@ class Library:
         self.notices: list[str] = []
         self.query_help = QUERY_HELP
         self.index_ready = False
+        self.papers_complete = True
+        """False while the reader shows only the first listing files (no index yet): `read_all_listings`."""
         self._index: SearchIndex | None = None
         self._state: StateStore | None = None
         self._papers: Papers | None = None
@@ -105,7 +107,27 @@ class Library:
         self.notices += self._search_index().take_notices()
         self._papers = opened.papers
         self.index_ready = self.index_ready or opened.index_ready
+        self.papers_complete = opened.complete
         return opened.papers
+
+    def read_all_listings(self) -> list[str]:
+        """Read every listing when the reader opened with only the first files (blocking: the reader calls
+        this in its build worker, after the first paint); the warnings about the files read now.
+
+        The first papers keep their places: the whole catalog begins with them, in the same order.
+        """
+        if self.papers_complete:
+            return []
+        catalog = load_catalog(self.listing_paths, no_headline)
+        papers = Papers(catalog, catalog.notices, self._spans)
+        shown = set(self.notices)
+        fresh = [text for notice in papers.notices if (text := str(notice)) not in shown]
+        with self._lock:
+            if not self.index_ready:  # papers from a finished index are newer still
+                self._papers = papers
+            self.papers_complete = True
+            self.notices += fresh
+        return fresh
 
     @property
     def papers(self) -> Papers:

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple, overload
 
-from index.listings.catalog import headlines_on_demand, load_catalog, no_headline
+from index.listings.catalog import headlines_on_demand, load_catalog, load_first_listings, no_headline
 from index.listings.reader import expand_paths
 from index.models import Catalog, Notice, Paper, Rendered
 from index.render.abstract import render, to_plain
@@ -29,6 +29,9 @@ from index.state.bibtex import citable
 from index.state.transfer import Described, first_sentence
 
 MIN_PREFIX = 4
+FIRST_SCREEN = 2000
+"""Paragraphs the reader reads before its first paint when there is no index to list papers from: pages of
+rows, read in milliseconds; the rest follow in a worker (`Library.read_all_listings`)."""
 """The shortest id prefix taken for a whole id: fewer hex digits match too many of 56k papers."""
 
 Spans = Callable[[str, Highlight], tuple[MatchSpan, ...]]
@@ -202,6 +205,8 @@ class Opened(NamedTuple):
     """About the index: damaged, or a shared one that lags the listings."""
     index_ready: bool
     """The papers came from the index, so it can be searched now."""
+    complete: bool = True
+    """Every listing file was read: False when the reader, with no index, read only the first files."""
 
 
 def open_papers(index: SearchIndex, listing_paths: Sequence[Path], spans: Spans, *, reader: bool) -> Opened:
@@ -210,7 +215,8 @@ def open_papers(index: SearchIndex, listing_paths: Sequence[Path], spans: Spans,
     Args:
         reader: the reader also takes a shared (read-only) index that lags the listings, saying so in a
             notice, rather than parse 56k papers on every start, and an empty one; the command line parses
-            the listings then, so that it can say what is wrong with them.
+            the listings then, so that it can say what is wrong with them. With no usable index the reader
+            gets only the first listing files (`FIRST_SCREEN`, `Opened.complete`).
     """
     notices: list[str] = []
     staleness = index.staleness(listing_paths)
@@ -219,6 +225,9 @@ def open_papers(index: SearchIndex, listing_paths: Sequence[Path], spans: Spans,
         snapshot = _snapshot(index, notices)
         if snapshot is not None:
             notices.append(f"the shared index in {index.index_dir} is older than the listings ({staleness})")
+    if snapshot is None and reader:
+        first, complete = load_first_listings(listing_paths, FIRST_SCREEN, no_headline)
+        return Opened(Papers(first, first.notices, spans), notices, False, complete)
     if snapshot is None or not (reader or len(snapshot)):
         catalog = load_catalog(listing_paths, no_headline)
         return Opened(Papers(catalog, catalog.notices, spans), notices, False)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from index.headline.synthesis import headline
 from index.listings.identity import merge
-from index.listings.reader import expand_paths, read_listings
-from index.models import Catalog, Entry, LazyPapers, Paper
+from index.listings.reader import expand_paths, read_listing, read_listings
+from index.models import Catalog, Entry, LazyPapers, Listing, Notice, Paper
 from index.render.abstract import to_plain
 
 
@@ -87,3 +87,31 @@ def load_catalog(
         notices=(*path_notices, *notices),
         files=tuple(str(path) for path in files),
     )
+
+
+def load_first_listings(
+    paths: Sequence[Path], at_least: int, headlines: Callable[[Entry], str] = headline_for
+) -> tuple[Catalog, bool]:
+    """The first listing files, in the order `load_catalog` reads them, until they hold `at_least`
+    paragraphs, merged as it merges them; and whether that was every file.
+
+    Their papers are the first papers of the whole catalog in the same order (merging keeps first-seen
+    order), so a reader with no index can paint them at once and read the rest afterwards: 250k papers take
+    seconds to read, a screenful of them milliseconds.
+    """
+    files, notices = expand_paths(paths)
+    listings: list[Listing] = []
+    found: list[Notice] = list(notices)
+    taken = 0
+    for path in files:
+        if sum(len(listing.entries) for listing in listings) >= at_least:
+            break
+        listing, problems = read_listing(path)
+        found.extend(problems)
+        taken += 1
+        if listing is not None:
+            listings.append(listing)
+    catalog = merge(listings, headlines)
+    read = tuple(str(path) for path in files[:taken])
+    first = Catalog(catalog.listings, catalog.papers, tuple(found), read)
+    return first, taken == len(files)

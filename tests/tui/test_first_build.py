@@ -3,6 +3,7 @@ search it enables, and what a failure leaves (a one-line message, no half-built 
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,8 @@ import pytest
 from whoosh.filedb.filestore import FileStorage
 
 from index.library import Library
+from index.library import papers as library_papers
+from index.listings.catalog import load_catalog, no_headline
 from index.search import build as whoosh_build
 from index.search.store import WriterLock
 from tests.conftest import SEEDS
@@ -121,4 +124,45 @@ async def test_a_failed_first_build_says_what_to_do_and_leaves_nothing_behind(
             assert len(browse(app).paper_list.ids) == len(library.papers), "the list still works"
         _nothing_left_behind(index_dir, set())
     finally:
+        library.close()
+
+
+async def test_a_first_run_paints_the_first_files_at_once_then_lists_every_paper_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 250k papers take seconds to read: with no index the reader paints the first files' papers and reads the
+    # rest in its build worker. Here the first seed file is a first screen, and the rest waits for `release`.
+    monkeypatch.setattr(library_papers, "FIRST_SCREEN", 10)
+    release = threading.Event()
+    read_all = Library.read_all_listings
+
+    def read_when_released(self: Library) -> list[str]:
+        assert release.wait(30)
+        return read_all(self)
+
+    monkeypatch.setattr(Library, "read_all_listings", read_when_released)
+    whole = [paper.id for paper in load_catalog([SEEDS], no_headline).papers]
+    library = Library.open([SEEDS], index_dir=tmp_path / "index", data_dir=tmp_path / "data")
+    try:
+        first = list(library.papers.ids)
+        assert not library.papers_complete and 0 < len(first) < len(whole)
+        app = reader(library)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert list(browse(app).paper_list.ids) == first
+            assert "reading listings" in status_text(app)
+            await pilot.press("j", "j")  # the user moves while the rest is read
+            chosen = browse(app).paper_list.selected_id
+            assert chosen == first[2]
+            release.set()
+            await settle(pilot)
+            assert list(browse(app).paper_list.ids) == whole, "every paper, the first ones in their places"
+            assert browse(app).paper_list.selected_id == chosen, "the cursor stays where the user moved it"
+            assert "reading listings" not in status_text(app)
+            assert f"{len(whole)} papers" in status_text(app)
+            await pilot.press("slash", *"graph", "enter")
+            await settle(pilot)
+            assert '"graph" →' in status_text(app), "and search works once the build is done"
+    finally:
+        release.set()
         library.close()

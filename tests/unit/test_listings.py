@@ -374,3 +374,18 @@ def test_a_directory_without_listing_files_says_so(tmp_path: Path) -> None:
     assert [str(notice) for notice in notices] == [
         f"{tmp_path}: directory holds no listing files (*.txt, *.json, *.jsonl)"
     ]
+
+
+def test_the_first_listing_files_give_the_first_papers_of_the_whole_catalog_in_its_order() -> None:
+    from index.listings.catalog import load_catalog, load_first_listings, no_headline
+
+    whole = load_catalog([SEEDS], no_headline)
+    first, complete = load_first_listings([SEEDS], 10, no_headline)
+    assert not complete and len(first.files) == 1, "one seed file (20 paragraphs) holds 10"
+    assert 0 < len(first.papers) < len(whole.papers)
+    same = whole.papers[: len(first.papers)]
+    assert [paper.id for paper in first.papers] == [paper.id for paper in same]
+    pairs = zip(first.papers, same, strict=True)
+    assert all(set(early.sources) <= set(known.sources) for early, known in pairs), "sources only grow"
+    everything, complete = load_first_listings([SEEDS], 10_000, no_headline)
+    assert complete and everything == whole and everything.files == whole.files

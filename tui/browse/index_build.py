@@ -42,11 +42,13 @@ class IndexBuilder:
         *,
         on_progress: Callable[[], None],
         on_ready: Callable[[], None],
+        on_listings_read: Callable[[list[str]], None],
     ) -> None:
         self._host = host
         self._library = library
         self._on_progress = on_progress
         self._on_ready = on_ready
+        self._on_listings_read = on_listings_read
         self.freeze_gc = False
         """Once the search is warm, freeze what is alive (`gc.freeze`): set by the app that asks for it
         (`PapersApp.freeze_gc`), so tests and other hosts leave their process's collector alone."""
@@ -55,20 +57,22 @@ class IndexBuilder:
 
     def start(self) -> None:
         """Build the index in a worker; or, when it is ready, warm its search there: the first key is fast."""
-        if self._library.index_ready:  # after the first paint, which must not share the CPU with it
-            self._host.call_after_refresh(
-                self._host.run_worker,
-                self._warm,
-                name="warm search",
-                group="index",
-                thread=True,
-                exit_on_error=False,
-            )
+        if self._library.index_ready:
+            self._after_first_paint(self._warm, "warm search")
             return
-        self.progress = "indexing…"
-        self._host.run_worker(
-            self._build, name="index build", group="index", exclusive=True, thread=True, exit_on_error=False
-        )
+        self.progress = "indexing…" if self._library.papers_complete else "reading listings…"
+        self._after_first_paint(self._build, "index build")
+
+    def _after_first_paint(self, work: Callable[[], None], name: str) -> None:
+        """Start `work` in a thread once the first screen is painted: a thread started sooner takes the GIL
+        from the first paint."""
+
+        def begin() -> None:
+            self._host.run_worker(
+                work, name=name, group="index", exclusive=True, thread=True, exit_on_error=False
+            )
+
+        self._host.call_after_refresh(begin)
 
     def _warm(self) -> None:
         """The warm-up worker; then, if asked (`self.freeze_gc`), what is alive now is frozen: the long-lived
@@ -93,6 +97,11 @@ class IndexBuilder:
                 app.call_from_thread(self._show_progress, done, total)
 
         try:
+            if not self._library.papers_complete:  # the first paint showed the first files' papers
+                notices = self._library.read_all_listings()
+                if worker.is_cancelled:
+                    return
+                app.call_from_thread(self._listings_read, notices)
             summary = self._library.build_index(progress)
         except BuildCancelled:
             return
@@ -103,6 +112,11 @@ class IndexBuilder:
         if not worker.is_cancelled:
             app.call_from_thread(self._done, summary)
             self._library.discovery.warm()  # the for-you list's term weights, before 4 is pressed
+
+    def _listings_read(self, notices: list[str]) -> None:
+        self.progress = "indexing…"
+        self._on_listings_read(notices)
+        self._on_progress()
 
     def _show_progress(self, done: int, total: int) -> None:
         self.progress = f"indexing {done}/{total}"

@@ -99,7 +99,13 @@ class BrowseScreen(Screen[None]):
         self.marking = Marking(self, library, lambda: self.paper_list, mark_read_delay=mark_read_delay)
         self.organising = Organising(self, library, lambda: self.paper_list)
         self.discovering = Discovering(self, library, lambda: self.paper_list, self.marking)
-        self.indexing = IndexBuilder(self, library, on_progress=self._on_progress, on_ready=self.run_search)
+        self.indexing = IndexBuilder(
+            self,
+            library,
+            on_progress=self._on_progress,
+            on_ready=self.run_search,
+            on_listings_read=self._listings_read,
+        )
         self.query_text = ""
         self.filter = "all"
         self.order = "relevance"
@@ -137,8 +143,7 @@ class BrowseScreen(Screen[None]):
         library = self.library
         self.marking.reload()
         self.organising.reload()
-        self.paper_list.show_where = library.papers.spans_several_listings
-        self.paper_list.where_width = venue_width(library.papers.venue_years)
+        self._fit_rows_to_papers()
         self.query_text, self.filter, self.order, self._restore_id = results.restore_view(library)
         self.search_bar.set_value(self.query_text)
         self.query_restored = bool(self.query_text)
@@ -153,6 +158,21 @@ class BrowseScreen(Screen[None]):
         self._refresh_status()
         if self.query_text or self.filter != "all" or self.order != "relevance":
             self.run_search()
+
+    def _fit_rows_to_papers(self) -> None:
+        papers = self.library.papers
+        self.paper_list.show_where = papers.spans_several_listings
+        self.paper_list.where_width = venue_width(papers.venue_years)
+
+    def _listings_read(self, notices: list[str]) -> None:
+        """Every listing is read (the first paint had the first files' papers, which keep their places): list
+        them all, on the paper the user moved to, or still the one the last session left if they did not."""
+        self._fit_rows_to_papers()
+        for notice in notices:
+            self.notify(one_line(notice), severity="warning", timeout=10, markup=False)
+        moved = self.marking.chosen is not None
+        self._restore_id = self._current if moved else self._restore_id or self._current
+        self.run_search()
 
     def on_unmount(self) -> None:
         self.save_session()
