@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import shutil
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,14 @@ async def settle(pilot: Pilot[None]) -> None:
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+async def eventually(pilot: Pilot[None], condition: Callable[[], bool], timeout: float = 10.0) -> bool:
+    """Whether `condition` holds within `timeout` seconds, checked every 50 ms: for what a timer must do
+    (a dwell marking a paper read), so a loaded machine whose loop stalls is given time, not a failure."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await pilot.pause(0.05)
+    return True

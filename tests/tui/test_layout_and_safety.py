@@ -7,7 +7,7 @@ from pathlib import Path
 from textual.widgets import Input
 
 from index.library import Library
-from tests.tui.conftest import settle
+from tests.tui.conftest import eventually, settle
 from tests.tui.helpers import browse, detail_text, list_rows, reader, search_for, seeds_library
 from tui.browse.paper_detail import PaperDetail
 
@@ -86,6 +86,5 @@ async def test_dwelling_on_a_paper_marks_it_read_but_scrolling_past_does_not(lib
         await pilot.press("j", "j", "j")
         ids = [paper.id for paper in library.papers]
         assert not any((paper_id in library.marks.read) for paper_id in ids[1:4])
-        await pilot.pause(2.5)
-        assert ids[3] in library.marks.read
+        assert await eventually(pilot, lambda: ids[3] in library.marks.read)
         assert not any((paper_id in library.marks.read) for paper_id in ids[1:3])

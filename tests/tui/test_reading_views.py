@@ -10,7 +10,7 @@ from textual import events
 from textual.widgets import Input
 
 from index.library import Library
-from tests.tui.conftest import settle
+from tests.tui.conftest import eventually, settle
 from tests.tui.helpers import browse, detail_text, list_rows, reader, search_for, seeds_library, status_text
 from tui.browse.paper_detail import PaperDetail
 from tui.browse.paper_list import PaperList
@@ -39,13 +39,12 @@ async def test_opening_a_search_hit_is_not_reading_it_until_it_has_been_open_for
         assert top not in library.marks.read, "opening is not reading"
         assert f"{unread} unread" in status_text(app)
         assert "marked read" not in status_text(app)
-        await pilot.pause(2.5)
-        assert top in library.marks.read, "open for the dwell time: read"
+        assert await eventually(pilot, lambda: top in library.marks.read), "open for the dwell time: read"
         status = status_text(app)
         assert f"{unread - 1} unread" in status and "marked read" in status, status
         assert not any("read" in n.message.lower() for n in app._notifications), "no toast over the text"
-        await pilot.pause(3.5)
-        assert "marked read" not in status_text(app), "the status line says it briefly"
+        gone = await eventually(pilot, lambda: "marked read" not in status_text(app))
+        assert gone, "the status line says it briefly"
         await pilot.press("u")
         assert top not in library.marks.read, "u undoes a mark made by dwelling"
         assert f"{unread} unread" in status_text(app)
