@@ -3,6 +3,8 @@ search it enables, and what a failure leaves (a one-line message, no half-built 
 
 from __future__ import annotations
 
+import re
+import shutil
 import threading
 from pathlib import Path
 from typing import Any
@@ -165,4 +167,38 @@ async def test_a_first_run_paints_the_first_files_at_once_then_lists_every_paper
             assert '"graph" →' in status_text(app), "and search works once the build is done"
     finally:
         release.set()
+        library.close()
+
+
+async def test_a_listing_added_since_the_index_was_built_is_read_and_indexed_behind_the_first_paint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    listings = tmp_path / "listings"
+    listings.mkdir()
+    first_file, *rest = sorted(SEEDS.glob("*.txt"))
+    shutil.copy(first_file, listings / first_file.name)
+    index_dir = tmp_path / "index"
+    built = Library.open([listings], index_dir=index_dir, data_dir=tmp_path / "data")
+    try:
+        built.build_index()
+    finally:
+        built.close()
+    for path in rest:  # new listings: the index no longer covers them
+        shutil.copy(path, listings / path.name)
+    monkeypatch.setattr(library_papers, "FIRST_SCREEN", 10)
+    whole = [paper.id for paper in load_catalog([listings], no_headline).papers]
+    library = Library.open([listings], index_dir=index_dir, data_dir=tmp_path / "data")
+    try:
+        assert not library.index_ready and not library.papers_complete
+        app = reader(library)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert library.index_ready and library.papers_complete
+            assert list(browse(app).paper_list.ids) == whole
+            new_paper = library.papers.paper(whole[-1])
+            word = max(re.findall(r"[A-Za-z]{6,}", new_paper.abstract), key=len)
+            await pilot.press("slash", *word, "enter")
+            await settle(pilot)
+            assert whole[-1] in browse(app).paper_list.ids, f"a paper of an added listing: {word!r} finds it"
+    finally:
         library.close()
