@@ -9,7 +9,7 @@ from whoosh import collectors
 from whoosh.searching import TimeLimit
 
 from index.search.highlight import matched_terms
-from index.search.query import share_expansions
+from index.search.prefix_query import share_expansions
 
 if TYPE_CHECKING:  # numpy loads with the first fast ranker, not at import
     from index.search.fastrank import FastRanker

@@ -21,6 +21,8 @@ from index.search.prefixes import PREFIX_FIELD, PrefixCounter, PrefixCountsField
 SCHEMA_VERSION = 5 + 1000 * HEADLINE_VERSION + 1_000_000 * RENDER_VERSION
 """Bump when fields, analyzers or the document text change: an index of another version is rebuilt."""
 
+DEFAULT_FIELDS = ("headline", "abstract", "authors")
+"""The fields a bare word searches (and the ones a stored prefix stands for)."""
 HEADLINE_BOOST = 3.0
 AUTHORS_BOOST = 1.5
 

@@ -13,7 +13,7 @@ from whoosh import query as wq
 from index.listings.catalog import load_catalog
 from index.search.index import SearchIndex
 from index.search.prefixes import PREFIX_FIELD
-from index.search.query import DEFAULT_FIELDS
+from index.search.schema import DEFAULT_FIELDS
 from tests.conftest import SEEDS
 from tests.unit.search_fixtures import make_catalog
 
