@@ -202,3 +202,28 @@ async def test_a_listing_added_since_the_index_was_built_is_read_and_indexed_beh
             assert whole[-1] in browse(app).paper_list.ids, f"a paper of an added listing: {word!r} finds it"
     finally:
         library.close()
+
+
+async def test_a_broken_listing_read_after_the_first_paint_is_reported_and_the_others_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    listings = tmp_path / "listings"
+    listings.mkdir()
+    for path in sorted(SEEDS.glob("*.txt")):
+        shutil.copy(path, listings / path.name)
+    (listings / "zz_broken.json").write_text('{"papers": [', encoding="utf-8")  # read last, after the paint
+    monkeypatch.setattr(library_papers, "FIRST_SCREEN", 10)
+    whole = [paper.id for paper in load_catalog([SEEDS], no_headline).papers]
+    library = Library.open([listings], index_dir=tmp_path / "index", data_dir=tmp_path / "data")
+    try:
+        assert not library.papers_complete
+        app = reader(library)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert list(browse(app).paper_list.ids) == whole, "the good listings all load"
+            warnings = [str(n.message) for n in app._notifications if "zz_broken.json" in str(n.message)]
+            expected = [str(n) for n in load_catalog([listings], no_headline).notices]
+            assert len(warnings) == len(expected) > 0, "what a full read says about it, shown once"
+            assert all("\n" not in warning for warning in warnings), "one line each"
+    finally:
+        library.close()
