@@ -3,10 +3,10 @@
 `SearchIndex.open(index_dir)` opens a directory; `match(query)` gives every matching id with the query's mark
 filters left for the caller (the index holds no marks: `index.views` applies them), `hits(ids, ...)` the
 details of the ones shown, `suggest` a corrected query, `spans` where a query's terms stand in one paper,
-`similar` and `for_you` papers like others. Opening, freshness, building and updating are the job of the
-`IndexMaintenance` (maintenance.py) each SearchIndex owns; ranking is ranking.py's (fastrank.py scores whole
-posting lists per generation, with Whoosh's exact results; Whoosh's collector answers what it cannot
-reproduce), "did you mean" suggest.py's, which asks `terms_within` (nearwords.py) per word so that it
+`similar` and `for_you` papers like others (likeness.py). Opening, freshness, building and updating are the
+job of the `IndexMaintenance` (maintenance.py) each SearchIndex owns; ranking is ranking.py's (fastrank.py
+scores whole posting lists per generation, with Whoosh's exact results; Whoosh's collector answers what it
+cannot reproduce), "did you mean" suggest.py's, which asks `terms_within` (nearwords.py) per word so that it
 suggests words, not stems. A SearchIndex is shared by the reader's threads (its search worker, the warm-up,
 the discovery workers, the detail pane), so every call that reads the index holds the maintenance's lock
 (`reading`): Whoosh's readers seek and read shared file handles. Another process may update the same
@@ -31,6 +31,7 @@ from index.render.abstract import to_plain
 from index.search import build as whoosh_build
 from index.search import snapshot
 from index.search.highlight import WordTerms, snippet
+from index.search.likeness import Likeness
 from index.search.maintenance import IndexMaintenance, IndexUnavailable
 from index.search.models import (
     Highlight,
@@ -39,14 +40,13 @@ from index.search.models import (
     SearchHit,
     SearchResult,
     SimilarHit,
+    UnknownPaper,
     UpdateReport,
 )
-from index.search.profile import ForYouHit, Profile
+from index.search.profile import ForYouHit
 from index.search.query import QUERY_HELP, ParsedQuery, QueryParsers, last_word_as_prefix, plain_words
 from index.search.ranking import TIME_LIMIT, Ranked, Terms, rank
-from index.search.schema import stemming_analyzer, title_text
-from index.search.similar import HeadlinePostings, Similarity
-from index.search.similar import rank as similar_rank
+from index.search.schema import stemming_analyzer
 from index.search.snapshot import Snapshot
 from index.search.suggest import suggest
 
@@ -65,10 +65,6 @@ _CACHE_SIZE = 64
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
-
-
-class UnknownPaper(KeyError):
-    """The paper id is not in the index."""
 
 
 def reading(method: Callable[Concatenate[SearchIndex, _P], _R]) -> Callable[Concatenate[SearchIndex, _P], _R]:
@@ -91,8 +87,7 @@ class SearchIndex:
         self._maintenance = IndexMaintenance(index_dir, reopened=self._forget_generation)
         self._analyzer = stemming_analyzer()
         self._words = WordTerms(self._analyzer)
-        self._similarity = Similarity(self._words)
-        self._profile = Profile()
+        self._likeness = Likeness(self._words, self._paper, self.plain_abstract, self._ids_of)
         self._forget_generation()
 
     @classmethod
@@ -111,7 +106,6 @@ class SearchIndex:
         self._cache: OrderedDict[str, Ranked] = OrderedDict()
         self._plain = lru_cache(maxsize=2048)(to_plain)
         self._suggestions: dict[str, str | None] = {}
-        self._headlines: HeadlinePostings | None = None
         self._fast: tuple[Any, FastRanker | None] | None = None
         self._near: NearWords | None = None
 
@@ -428,45 +422,16 @@ class SearchIndex:
 
     @reading
     def similar(self, paper_id: str, limit: int = 10) -> list[SimilarHit]:
-        """Papers sharing the most distinctive terms of this one, with those terms (as words) to say why.
-
-        See similar.py: idf-weighed key terms, headline words counting extra, generic words left out.
-        """
+        """Papers sharing the most distinctive terms of this one, with those terms (as words) to say why
+        (likeness.py)."""
         self._maintenance.refresh()
-        paper = self._paper(paper_id)
-        searcher = self._maintenance.searcher
-        docnum = searcher.document_number(id=paper_id)
-        if docnum is None:
-            raise UnknownPaper(paper_id)
-        postings = self._profile.postings(searcher)
-        key_terms = self._similarity.key_terms(
-            postings.counts, title_text(paper), self.plain_abstract(paper_id)
-        )
-        if self._headlines is None or self._headlines.reader is not searcher.reader():
-            self._headlines = HeadlinePostings(searcher)
-        found = similar_rank(postings, self._headlines, key_terms, docnum, limit)
-        hits = []
-        for match, other_id in zip(found, self._ids_of([match.docnum for match in found]), strict=True):
-            other = self._paper(other_id)
-            stems = tuple(self._words.term(word) or word for word in match.shared)
-            hits.append(
-                SimilarHit(
-                    other.id, other.headline, match.score, other.venue, other.year, match.shared, stems
-                )
-            )
-        return hits
+        return self._likeness.similar(self._maintenance.searcher, paper_id, limit)
 
     @reading
     def for_you(
         self, seeds: Iterable[str], exclude: AbstractSet[str] = frozenset(), limit: int = 20
     ) -> list[ForYouHit]:
         """Papers most like the `seeds` (paper ids; ones not indexed are ignored), none of `exclude` nor the
-        seeds themselves, in pick order, each with the shared key terms and its nearest seed (profile.py)."""
+        seeds themselves, in pick order, each with the shared key terms and its nearest seed (likeness.py)."""
         self._maintenance.refresh()
-        texts = self._indexed_text
-        searcher, key_terms = self._maintenance.searcher, self._similarity.key_terms
-        return self._profile.recommend(searcher, seeds, texts, key_terms, self._ids_of, exclude, limit)
-
-    def _indexed_text(self, paper_id: str) -> tuple[str, str]:
-        """A paper's headline (with its title) and rendered abstract, as indexed; raises UnknownPaper."""
-        return title_text(self._paper(paper_id)), self.plain_abstract(paper_id)
+        return self._likeness.for_you(self._maintenance.searcher, seeds, exclude, limit)

@@ -12,6 +12,10 @@ Highlight = Mapping[str, frozenset[str]]
 paper of its answer, computed once per query."""
 
 
+class UnknownPaper(KeyError):
+    """The paper id is not in the index."""
+
+
 @dataclass(frozen=True, slots=True)
 class MatchSpan:
     """Characters `[start, end)` of one matched word, as offsets into the text it was computed for."""
