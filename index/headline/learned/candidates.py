@@ -1,0 +1,148 @@
+"""Stage 3: every span of the abstract that could be a headline, ranked by the ROUGE it is expected to earn.
+
+A candidate is a run of 3-15 words inside one sentence that starts and ends on whole chunks, neither on a
+word a title cannot start or end with. Its score is the expected ROUGE-1 F1 against the unseen title,
+2·Σp / (words + title words), where p is the model's chance that the title uses each of its words (a word
+repeated within a sentence counts once, as ROUGE clips repeats). One vectorised pass scores every span of
+a batch; each abstract then keeps its best few.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from index.headline.learned.analysis import WORD, Analysis
+from index.headline.learned.model import WordScores
+
+FEWEST_WORDS: Final = 3
+MOST_WORDS: Final = 12
+KEPT: Final = 12
+"""How many of the best spans go on to the later stages (most headlines take the first that reads well)."""
+NAMED: Final = 6
+"""How many of the best spans are also tried headed by the method's name."""
+LENGTHS: Final = np.arange(FEWEST_WORDS, MOST_WORDS + 1)
+CREDIT_SCALE: Final = 1_000_000
+PROPOSING_BONUS: Final = 0.15
+"""How much more a span of a "we propose" sentence is worth: a title states the contribution, while the
+background sentence before it often shares as many of the title's words ("Object counting is an important
+task"). Set on the development venues (`train.py --development`): ROUGE-1 0.3736 -> 0.3730 there, and in 56
+of 400 of their headlines a background sentence gave way to the contribution's."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """Words `first` to `last` (inclusive) of the batch, with `name` put before them when set."""
+
+    first: int
+    last: int
+    score: float
+    name: str = ""
+
+    def text(self, analysis: Analysis) -> str:
+        span = analysis.text[analysis.chunk_start[self.first] : analysis.chunk_end[self.last]]
+        if not self.name:
+            return span
+        if span[:1] == "(" and span.rstrip(".,;:")[-1:] == ")":  # "FOCUS: (Foundation ... Shift)": the
+            span = span.rstrip(".,;:")[1:-1]  # name's spelling-out, its brackets no longer needed
+        return f"{self.name}: {span}"
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """Every span of a batch that starts where a headline may, scored (-1 where it may not be one)."""
+
+    analysis: Analysis
+    starts: npt.NDArray[np.int64]
+    """The words a headline may start on, in order."""
+    scores: npt.NDArray[np.float64]
+    """Shape (starts, spans' lengths): the span of `LENGTHS[column]` words from the row's start."""
+    probabilities: npt.NDArray[np.float64]
+    title_words: float
+    rows: list[int]
+    """By abstract: its first row of `scores`; one more entry, the number of rows."""
+
+    def ranked(self, number: int, longest: int) -> Iterator[Candidate]:
+        """Abstract `number`'s best spans, best first, with named variants among them when it names its
+        method. Lazily: most abstracts take their first."""
+        first, stop = self.rows[number], self.rows[number + 1]
+        flat = self.scores[first:stop].ravel()
+        if not flat.size:
+            return
+        named = bool(self.analysis.names[number])
+        if not named:
+            best = int(np.argmax(flat))
+            if flat[best] <= 0:
+                return
+            yield self._candidate(first, best, flat)
+        kept = min(KEPT, flat.size)
+        chosen = np.argpartition(-flat, kept - 1)[:kept]
+        chosen = chosen[np.argsort(-flat[chosen], kind="stable")].tolist()
+        if named:
+            best_few = [self._candidate(first, index, flat) for index in chosen[:NAMED] if flat[index] > 0]
+            yield from _with_name(self, number, best_few, longest)
+        for index in chosen[NAMED if named else 1 :]:
+            if flat[index] > 0:
+                yield self._candidate(first, index, flat)
+
+    def _candidate(self, first: int, index: int, flat: npt.NDArray[np.float64]) -> Candidate:
+        start = int(self.starts[first + index // LENGTHS.size])
+        return Candidate(start, start + int(LENGTHS[index % LENGTHS.size]) - 1, float(flat[index]))
+
+
+def scored(analysis: Analysis, scores: WordScores, title_words: float, longest: int) -> Scored:
+    """Every span of at most `longest` characters of every abstract of the batch, scored."""
+    # In whole millionths: a running sum over the batch is then exact, so a span scores the same whatever
+    # else is in its batch (a float sum's rounding would depend on it, and flip near-ties).
+    credit = np.where(scores.first_in_sentence, np.rint(scores.probabilities * CREDIT_SCALE), 0).astype(
+        np.int64
+    )
+    summed = np.concatenate(([0], np.cumsum(credit)))
+    forbidden = np.concatenate(([0], np.cumsum(scores.forbidden)))
+    starts = np.flatnonzero(analysis.opens & scores.may_start & ~analysis.bracketed_chunk)
+    sentence_last = (np.cumsum(np.bincount(analysis.sentence)) - 1)[analysis.sentence[starts]][:, None]
+    last = starts[:, None] + LENGTHS[None, :] - 1
+    ends = np.minimum(last, sentence_last)  # a span never runs past its sentence: those are marked invalid
+    valid = (
+        (last <= sentence_last)
+        & (forbidden[ends + 1] == forbidden[starts][:, None])
+        & (analysis.closes & scores.may_end)[ends]
+        & (analysis.chunk_end[ends] - analysis.chunk_start[starts][:, None] <= longest)
+    )
+    gained = (summed[ends + 1] - summed[starts][:, None]) / CREDIT_SCALE
+    expected = 2 * gained / (LENGTHS[None, :] + title_words)
+    bonus = np.where(analysis.proposing[analysis.sentence[starts]], 1.0 + PROPOSING_BONUS, 1.0)[:, None]
+    values = np.where(valid, expected * bonus, -1.0)
+    rows = np.searchsorted(starts, analysis.first_word).tolist()
+    return Scored(analysis, starts, values, scores.probabilities, title_words, rows)
+
+
+def _with_name(scored: Scored, number: int, found: list[Candidate], longest: int) -> list[Candidate]:
+    """`found` plus, for each span that lacks it, the span headed by the method's name ("Voxel-CRF: ..."),
+    scored the same way: a title usually leads with the name, so the model's chance for it decides."""
+    analysis = scored.analysis
+    name = analysis.names[number]
+    if not name:
+        return found
+    first, stop = analysis.words_of(number)
+    name_words = {word.lower() for word in WORD.findall(name)}
+    name_credit = 0.0
+    for word in name_words:
+        try:
+            name_credit += float(scored.probabilities[analysis.words.index(word, first, stop)])
+        except ValueError:  # a name word the abstract never spells on its own ("GraphSAGE" is one)
+            continue
+    named: list[Candidate] = []
+    for candidate in found:
+        span = candidate.text(analysis)
+        if name in span or len(span) + len(name) + 2 > longest:
+            continue
+        span_words = candidate.last - candidate.first + 1
+        before = candidate.score * (span_words + scored.title_words) / 2
+        score = 2 * (before + name_credit) / (span_words + len(name_words) + scored.title_words)
+        named.append(Candidate(candidate.first, candidate.last, score, name))
+    return sorted([*found, *named], key=lambda candidate: -candidate.score)
