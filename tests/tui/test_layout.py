@@ -18,9 +18,12 @@ from tests.conftest import SEEDS
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, detail_text, list_rows, reader, seeds_library
 from tui.browse import panes
+from tui.browse.paper_detail import SYNTHESISED
 from tui.screens.help import HelpScreen
 from tui.screens.help_layout import Styles, key_sheet, query_syntax
 from tui.widgets.key_footer import KeyFooter
+
+MULTIVENUE = Path(__file__).resolve().parents[1] / "data" / "multivenue" / "papers.jsonl"
 
 
 def screen_lines(app: App[Any]) -> list[str]:
@@ -291,3 +294,28 @@ async def test_notices_take_the_footers_line_and_cover_no_text_at_80_columns(lib
 def _squeezed(text: str) -> str:
     """Runs of spaces as one: the sheet pads keys to a column."""
     return " ".join(text.split())
+
+
+async def test_the_detail_pane_says_when_a_headline_was_made_from_the_abstract(
+    library: Library, tmp_path: Path
+) -> None:
+    """A seed paper has no title: the pane says its bold line is a headline made from the abstract; a paper
+    whose listing gives a title shows that title, and no such line."""
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert SYNTHESISED in detail_text(app)
+        await pilot.press("j")
+        await settle(pilot)
+        assert SYNTHESISED in detail_text(app)
+    titled = Library.open([MULTIVENUE], index_dir=tmp_path / "index", data_dir=tmp_path / "data")
+    try:
+        app = reader(titled)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            shown = browse(app).paper_list.selected_id
+            assert shown is not None and titled.papers.paper(shown).title
+            assert titled.papers.paper(shown).title.split()[0] in detail_text(app)
+            assert SYNTHESISED not in detail_text(app)
+    finally:
+        titled.close()

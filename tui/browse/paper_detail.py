@@ -52,6 +52,10 @@ class PaperView:
         return self.page.paper
 
 
+SYNTHESISED = "headline from the abstract"
+"""Said in the facts line of a paper whose listing gives no title, under the headline made for it."""
+
+
 def paper_text(view: PaperView, width: int = 0) -> Text:
     """The whole pane as one `Text`, built from parts so listing text is never parsed as markup; `width`
     is the pane's, for the facts line (0 before the pane has one).
@@ -104,6 +108,8 @@ def facts_line(view: PaperView, width: int = 0) -> Text:
     identity = Text("id ", "dim")
     identity.append_text(literal(paper.id, "dim"))
     facts.append(identity)
+    if view.page.synthesised:  # the bold line above is made from the abstract, not the authors' title
+        facts.append(Text(SYNTHESISED, "dim italic"))
     return joined_within(facts, width)
 
 
