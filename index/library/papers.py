@@ -29,10 +29,10 @@ from index.state.bibtex import citable
 from index.state.transfer import Described, first_sentence
 
 MIN_PREFIX = 4
+"""The shortest id prefix taken for a whole id: fewer hex digits match too many of 56k papers."""
 FIRST_SCREEN = 2000
 """Paragraphs the reader reads before its first paint when there is no index to list papers from: pages of
 rows, read in milliseconds; the rest follow in a worker (`Library.read_all_listings`)."""
-"""The shortest id prefix taken for a whole id: fewer hex digits match too many of 56k papers."""
 
 Spans = Callable[[str, Highlight], tuple[MatchSpan, ...]]
 """Where a view's matched terms stand in one paper's rendered abstract (empty while there is no index)."""

@@ -102,15 +102,16 @@ def load_first_listings(
     files, notices = expand_paths(paths)
     listings: list[Listing] = []
     found: list[Notice] = list(notices)
-    taken = 0
+    taken = paragraphs = 0
     for path in files:
-        if sum(len(listing.entries) for listing in listings) >= at_least:
+        if paragraphs >= at_least:
             break
         listing, problems = read_listing(path)
         found.extend(problems)
         taken += 1
         if listing is not None:
             listings.append(listing)
+            paragraphs += len(listing.entries)
     catalog = merge(listings, headlines)
     read = tuple(str(path) for path in files[:taken])
     first = Catalog(catalog.listings, catalog.papers, tuple(found), read)
