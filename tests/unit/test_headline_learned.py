@@ -5,32 +5,20 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 from index.headline.learned import model as model_module
 from index.headline.learned.pipeline import headline, headlines
 from index.headline.learned.words import CANNOT_END
+from index.listings.catalog import load_catalog, no_headline
 from index.render.abstract import to_plain
-
-REPO = Path(__file__).resolve().parents[2]
-SEEDS = REPO / "seeds"
-CORPUS = REPO.parent / "shared" / "corpus" / "jsonl"
+from tests.conftest import SEEDS
 
 
 def seed_abstracts() -> list[str]:
-    """Distinct seed abstracts in first-seen order across the sorted files (header line, then paragraphs)."""
-    seen: set[str] = set()
-    abstracts: list[str] = []
-    for path in sorted(SEEDS.glob("*.txt")):
-        for paragraph in path.read_text(encoding="utf-8").split("\n\n")[1:]:
-            plain = to_plain(paragraph)
-            key = " ".join(plain.lower().split())
-            if key and key not in seen:
-                seen.add(key)
-                abstracts.append(plain)
-    return abstracts
+    """The seeds' distinct papers' abstracts, rendered, in listing order (the catalog merges duplicates)."""
+    return [to_plain(paper.abstract) for paper in load_catalog([SEEDS], no_headline).papers]
 
 
 def test_every_seed_paper_gets_a_headline_that_reads_as_a_title() -> None:

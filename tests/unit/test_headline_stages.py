@@ -134,9 +134,9 @@ def test_saved_weights_load_back_the_same(tmp_path: object) -> None:
 def test_candidates_stay_in_one_sentence_on_whole_chunks_off_function_words() -> None:
     model = shipped()
     analysis = analyse([NAMED, PLAIN])
-    spans = scored(analysis, model.scores(analysis), model.title_words, 81)
+    spans = scored(analysis, model.scores(analysis), model.vocabulary, model.title_words, 81)
     for number in range(2):
-        found = list(spans.ranked(number, 81))
+        found = list(spans.ranked(number))
         assert found
         if not analysis.names[number]:  # best first (a named abstract interleaves its named variants)
             assert [c.score for c in found] == sorted((c.score for c in found), reverse=True)
@@ -153,8 +153,8 @@ def test_candidates_stay_in_one_sentence_on_whole_chunks_off_function_words() ->
 def test_spans_of_a_named_method_are_also_offered_headed_by_its_name() -> None:
     model = shipped()
     analysis = analyse([NAMED])
-    spans = scored(analysis, model.scores(analysis), model.title_words, 81)
-    texts = [candidate.text(analysis) for candidate in spans.ranked(0, 81)]
+    spans = scored(analysis, model.scores(analysis), model.vocabulary, model.title_words, 81)
+    texts = [candidate.text(analysis) for candidate in spans.ranked(0)]
     assert any(text.startswith("StripeNet: ") for text in texts), texts
 
 

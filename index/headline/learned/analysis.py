@@ -120,7 +120,8 @@ def analyse(texts: Sequence[str]) -> Analysis:
     said = [match.start() for match in PROPOSING.finditer(lowered)]
     proposing[np.searchsorted(boundaries, np.array(said, dtype=np.int64), side="right")] = True
     cased = _casing(kind, starts, ends, sentence)
-    pause_after, pause_before = _pauses(points, chunk_start, chunk_end, opens, closes, sentence)
+    bracketed = points[np.minimum(chunk_start, len(points) - 1)] == ord("(") if count else np.zeros(0, dtype=np.bool_)
+    pause_after, pause_before = _pauses(points, chunk_end, bracketed, opens, closes, sentence)
     analysis = Analysis(
         text=text,
         first_word=first_word,
@@ -135,9 +136,7 @@ def analyse(texts: Sequence[str]) -> Analysis:
         proposing=proposing,
         cased=cased,
         letters=ends - starts,
-        bracketed_chunk=points[np.minimum(chunk_start, max(len(points) - 1, 0))] == ord("(")
-        if len(points)
-        else np.zeros(count, dtype=np.bool_),
+        bracketed_chunk=bracketed,
         pause_before=pause_before,
         pause_after=pause_after,
         names=[],
@@ -149,19 +148,19 @@ def analyse(texts: Sequence[str]) -> Analysis:
 
 def _pauses(
     points: npt.NDArray[np.uint32],
-    chunk_start: IntArray,
     chunk_end: IntArray,
+    first_mark: BoolArray,
     opens: BoolArray,
     closes: BoolArray,
     sentence: IntArray,
 ) -> tuple[BoolArray, BoolArray]:
-    """Where punctuation, a bracket or a sentence's end separates a word's chunk from the next one."""
-    count = len(chunk_start)
+    """Where punctuation, a bracket (`first_mark`: the word's chunk opens with one) or a sentence's end
+    separates a word's chunk from the next one."""
+    count = len(chunk_end)
     if not count:
         empty = np.zeros(0, dtype=np.bool_)
         return empty, empty
     last_mark = np.isin(points[chunk_end - 1], PAUSES)
-    first_mark = points[np.minimum(chunk_start, len(points) - 1)] == ord("(")
     pause_after = closes & last_mark
     pause_after[-1] = True
     pause_after[:-1] |= closes[:-1] & (first_mark[1:] | (sentence[1:] != sentence[:-1]))
@@ -231,20 +230,6 @@ def _has_ligature(text: str) -> bool:
 
 def _unevenly_spaced(text: str) -> bool:
     return "\n" in text or "\t" in text or "  " in text or "\r" in text
-
-
-def _carried_forward(values: IntArray) -> IntArray:
-    """Each -1 replaced by the last value before it that is not -1."""
-    positions = np.where(values >= 0, np.arange(len(values)), 0)
-    np.maximum.accumulate(positions, out=positions)
-    carried: IntArray = values[positions]
-    return carried
-
-
-def _carried_back(values: IntArray) -> IntArray:
-    """Each -1 replaced by the first value after it that is not -1."""
-    carried: IntArray = _carried_forward(values[::-1])[::-1]
-    return carried
 
 
 def _casing(kind: npt.NDArray[np.int8], starts: IntArray, ends: IntArray, sentence: IntArray) -> IntArray:

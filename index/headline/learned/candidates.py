@@ -11,13 +11,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 from index.headline.learned.analysis import WORD, Analysis
+from index.headline.learned.features import Vocabulary
 from index.headline.learned.model import WordScores
+from index.headline.learned.words import (
+    ADVERB_ENDING,
+    CANNOT_END,
+    CANNOT_START,
+    ENDS_BEFORE,
+    NEVER_INSIDE,
+    NOT_ADVERBS,
+    OPENS_A_PHRASE,
+    SUBJECTS,
+)
 
 FEWEST_WORDS: Final = 3
 MOST_WORDS: Final = 12
@@ -32,6 +44,45 @@ PROPOSING_BONUS: Final = 0.15
 background sentence before it often shares as many of the title's words ("Object counting is an important
 task"). Set on the development venues (`train.py --development`): ROUGE-1 0.3736 -> 0.3730 there, and in 56
 of 400 of their headlines a background sentence gave way to the contribution's."""
+
+
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True, slots=True)
+class WordForms:
+    """`words.py`'s lists as masks by vocabulary id (each of their words is in the vocabulary): what a span
+    may start after, start on, end on, end before, and never hold."""
+
+    cannot_start: BoolArray
+    cannot_end: BoolArray
+    opens_a_phrase: BoolArray
+    ends_before: BoolArray
+    never_inside: BoolArray
+    subjects: BoolArray
+    adverbs: BoolArray
+    """Words ending in "ly" that are not in `words.NOT_ADVERBS`."""
+
+
+@cache
+def word_forms(vocabulary: Vocabulary) -> WordForms:
+    """The masks for `vocabulary`, made once per model."""
+
+    def marked(words: frozenset[str]) -> BoolArray:
+        mask = np.zeros(vocabulary.size, dtype=np.bool_)
+        mask[[vocabulary.ids[word] for word in words if word in vocabulary.ids]] = True
+        return mask
+
+    adverbs = frozenset(word for word in vocabulary.ids if word.endswith(ADVERB_ENDING)) - NOT_ADVERBS
+    return WordForms(
+        cannot_start=marked(CANNOT_START),
+        cannot_end=marked(CANNOT_END),
+        opens_a_phrase=marked(OPENS_A_PHRASE),
+        ends_before=marked(ENDS_BEFORE),
+        never_inside=marked(NEVER_INSIDE),
+        subjects=marked(SUBJECTS),
+        adverbs=marked(adverbs),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +114,12 @@ class Scored:
     """Shape (starts, spans' lengths): the span of `LENGTHS[column]` words from the row's start."""
     probabilities: npt.NDArray[np.float64]
     title_words: float
+    longest: int
+    """Characters a span may have: a named variant must fit in them too."""
     rows: list[int]
     """By abstract: its first row of `scores`; one more entry, the number of rows."""
 
-    def ranked(self, number: int, longest: int) -> Iterator[Candidate]:
+    def ranked(self, number: int) -> Iterator[Candidate]:
         """Abstract `number`'s best spans, best first, with named variants among them when it names its
         method. Lazily: most abstracts take their first."""
         first, stop = self.rows[number], self.rows[number + 1]
@@ -74,19 +127,19 @@ class Scored:
         if not flat.size:
             return
         named = bool(self.analysis.names[number])
+        best = int(np.argmax(flat))
+        if flat[best] <= 0:
+            return
         if not named:
-            best = int(np.argmax(flat))
-            if flat[best] <= 0:
-                return
             yield self._candidate(first, best, flat)
         kept = min(KEPT, flat.size)
         chosen = np.argpartition(-flat, kept - 1)[:kept]
         chosen = chosen[np.argsort(-flat[chosen], kind="stable")].tolist()
         if named:
             best_few = [self._candidate(first, index, flat) for index in chosen[:NAMED] if flat[index] > 0]
-            yield from _with_name(self, number, best_few, longest)
-        for index in chosen[NAMED if named else 1 :]:
-            if flat[index] > 0:
+            yield from _with_name(self, number, best_few)
+        for index in chosen[NAMED if named else 0 :]:
+            if flat[index] > 0 and (named or index != best):
                 yield self._candidate(first, index, flat)
 
     def _candidate(self, first: int, index: int, flat: npt.NDArray[np.float64]) -> Candidate:
@@ -94,23 +147,33 @@ class Scored:
         return Candidate(start, start + int(LENGTHS[index % LENGTHS.size]) - 1, float(flat[index]))
 
 
-def scored(analysis: Analysis, scores: WordScores, title_words: float, longest: int) -> Scored:
+def scored(
+    analysis: Analysis, scores: WordScores, vocabulary: Vocabulary, title_words: float, longest: int
+) -> Scored:
     """Every span of at most `longest` characters of every abstract of the batch, scored."""
+    forms = word_forms(vocabulary)
+    ids = scores.ids
+    may_start = ~forms.cannot_start[ids] & (
+        analysis.pause_before | (_before(forms.opens_a_phrase[ids]) & ~_before(forms.subjects[ids]))
+    )
+    may_end = (
+        ~forms.cannot_end[ids] & ~forms.adverbs[ids] & (analysis.pause_after | _after(forms.ends_before[ids]))
+    )
     # In whole millionths: a running sum over the batch is then exact, so a span scores the same whatever
     # else is in its batch (a float sum's rounding would depend on it, and flip near-ties).
     credit = np.where(scores.first_in_sentence, np.rint(scores.probabilities * CREDIT_SCALE), 0).astype(
         np.int64
     )
     summed = np.concatenate(([0], np.cumsum(credit)))
-    forbidden = np.concatenate(([0], np.cumsum(scores.forbidden)))
-    starts = np.flatnonzero(analysis.opens & scores.may_start & ~analysis.bracketed_chunk)
+    forbidden = np.concatenate(([0], np.cumsum(forms.never_inside[ids])))
+    starts = np.flatnonzero(analysis.opens & may_start & ~analysis.bracketed_chunk)
     sentence_last = (np.cumsum(np.bincount(analysis.sentence)) - 1)[analysis.sentence[starts]][:, None]
     last = starts[:, None] + LENGTHS[None, :] - 1
     ends = np.minimum(last, sentence_last)  # a span never runs past its sentence: those are marked invalid
     valid = (
         (last <= sentence_last)
         & (forbidden[ends + 1] == forbidden[starts][:, None])
-        & (analysis.closes & scores.may_end)[ends]
+        & (analysis.closes & may_end)[ends]
         & (analysis.chunk_end[ends] - analysis.chunk_start[starts][:, None] <= longest)
     )
     gained = (summed[ends + 1] - summed[starts][:, None]) / CREDIT_SCALE
@@ -118,16 +181,28 @@ def scored(analysis: Analysis, scores: WordScores, title_words: float, longest: 
     bonus = np.where(analysis.proposing[analysis.sentence[starts]], 1.0 + PROPOSING_BONUS, 1.0)[:, None]
     values = np.where(valid, expected * bonus, -1.0)
     rows = np.searchsorted(starts, analysis.first_word).tolist()
-    return Scored(analysis, starts, values, scores.probabilities, title_words, rows)
+    return Scored(analysis, starts, values, scores.probabilities, title_words, longest, rows)
 
 
-def _with_name(scored: Scored, number: int, found: list[Candidate], longest: int) -> list[Candidate]:
+def _before(flags: BoolArray) -> BoolArray:
+    """By word: the word before it has the flag (a phrase may start right after an opener)."""
+    shifted = np.zeros_like(flags)
+    shifted[1:] = flags[:-1]
+    return shifted
+
+
+def _after(flags: BoolArray) -> BoolArray:
+    """By word: the word after it has the flag (a phrase may end right before an opener)."""
+    shifted = np.zeros_like(flags)
+    shifted[:-1] = flags[1:]
+    return shifted
+
+
+def _with_name(scored: Scored, number: int, found: list[Candidate]) -> list[Candidate]:
     """`found` plus, for each span that lacks it, the span headed by the method's name ("Voxel-CRF: ..."),
     scored the same way: a title usually leads with the name, so the model's chance for it decides."""
     analysis = scored.analysis
     name = analysis.names[number]
-    if not name:
-        return found
     first, stop = analysis.words_of(number)
     name_words = {word.lower() for word in WORD.findall(name)}
     name_credit = 0.0
@@ -139,7 +214,7 @@ def _with_name(scored: Scored, number: int, found: list[Candidate], longest: int
     named: list[Candidate] = []
     for candidate in found:
         span = candidate.text(analysis)
-        if name in span or len(span) + len(name) + 2 > longest:
+        if name in span or len(span) + len(name) + 2 > scored.longest:
             continue
         span_words = candidate.last - candidate.first + 1
         before = candidate.score * (span_words + scored.title_words) / 2

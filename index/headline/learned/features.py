@@ -27,7 +27,7 @@ LENGTHS: Final = 8
 CASES: Final = 4
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Vocabulary:
     """The words the model has a weight of their own for (the rest share one), and every word's idf."""
 

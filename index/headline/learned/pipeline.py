@@ -72,7 +72,7 @@ def headlines(
 def _synthesised(abstracts: Sequence[str], max_len: int, model: Model | None) -> list[str]:
     model = model or shipped()
     analysis = analyse([abstract[:SCAN] for abstract in abstracts])
-    spans = scored(analysis, model.scores(analysis), model.title_words, max_len + 1)
+    spans = scored(analysis, model.scores(analysis), model.vocabulary, model.title_words, max_len + 1)
     return [_chosen(spans, number, max_len) for number in range(len(abstracts))]
 
 
@@ -81,7 +81,7 @@ def _chosen(spans: Scored, number: int, max_len: int) -> str:
     shortest = min(SHORTEST, max_len // 2)
     whole = ""
     candidate: Candidate
-    for candidate in spans.ranked(number, max_len + 1):
+    for candidate in spans.ranked(number):
         line = as_headline(candidate.text(spans.analysis))
         found = problems(line, max_len, shortest)
         if not found:

@@ -17,7 +17,7 @@ import math
 import statistics
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Final
@@ -162,7 +162,7 @@ def train(
     rows, labels = examples(training, vocabulary)
     weights, bias = fit(rows, labels, sum(blocks(vocabulary).values()), steps, samples)
     title_words = statistics.fmean(len(rouge_words(title)) for _, title in training)
-    model = Model.of(vocabulary=vocabulary, weights=weights, bias=bias, title_words=title_words)
+    model = Model(vocabulary=vocabulary, weights=weights, bias=bias, title_words=title_words)
     held_out = venue_figures(model, by_venue, reported)
     papers = sum(figure["papers"] for figure in held_out.values())
     figures: dict[str, object] = {
@@ -182,10 +182,6 @@ def train(
     return model, figures
 
 
-def _lines(figures: dict[str, object]) -> Iterator[str]:
-    yield json.dumps(figures, indent=2, sort_keys=False)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="folder of venue JSONL files")
@@ -203,7 +199,7 @@ def main() -> None:
         print(json.dumps(figures["held_out"]))
         return
     model.save(args.out)
-    args.out.with_name("model.json").write_text("\n".join(_lines(figures)) + "\n", encoding="utf-8")
+    args.out.with_name("model.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {args.out} and model.json in {figures['seconds']} s")
 
 
