@@ -120,7 +120,9 @@ def analyse(texts: Sequence[str]) -> Analysis:
     said = [match.start() for match in PROPOSING.finditer(lowered)]
     proposing[np.searchsorted(boundaries, np.array(said, dtype=np.int64), side="right")] = True
     cased = _casing(kind, starts, ends, sentence)
-    bracketed = points[np.minimum(chunk_start, len(points) - 1)] == ord("(") if count else np.zeros(0, dtype=np.bool_)
+    bracketed = (
+        points[np.minimum(chunk_start, len(points) - 1)] == ord("(") if count else np.zeros(0, dtype=np.bool_)
+    )
     pause_after, pause_before = _pauses(points, chunk_end, bracketed, opens, closes, sentence)
     analysis = Analysis(
         text=text,
