@@ -9,6 +9,14 @@ from index.headline.learned.candidates import FEWEST_WORDS, MOST_WORDS, scored
 from index.headline.learned.check import problems
 from index.headline.learned.features import Vocabulary, blocks, word_rows
 from index.headline.learned.model import load, shipped
+from index.headline.learned.phrases import (
+    EDGE,
+    LENGTHS,
+    phrase_blocks,
+    phrase_ids,
+    phrase_offsets,
+    span_rows,
+)
 from index.headline.learned.width import UNTITLED, as_headline, fitted_title
 from index.headline.learned.words import CANNOT_END, CANNOT_START
 
@@ -84,6 +92,31 @@ def test_a_field_tool_or_a_name_said_once_is_no_name() -> None:
     assert analyse([PLAIN]).names == [""]
 
 
+def test_a_name_the_background_already_uses_is_the_fields_not_the_papers() -> None:
+    field = "Sign language recognition (SLR) is hard. We propose a tiny model for SLR. SLR gains."
+    assert analyse([field]).names == [""]
+    both = "Domain adaptation (DA) is hard. We propose GapNet for DA. GapNet and DA agree."
+    assert analyse([both]).names == ["GapNet"]
+
+
+def test_what_comes_after_we_propose_is_told_from_its_setting() -> None:
+    analysis = analyse(["For long inputs, we propose sparse stripes. Stripes are fast."])
+    flags = analysis.after_proposal.tolist()
+    assert analysis.words == [
+        "for",
+        "long",
+        "inputs",
+        "we",
+        "propose",
+        "sparse",
+        "stripes",
+        "stripes",
+        "are",
+        "fast",
+    ]
+    assert flags == [False] * 5 + [True, True] + [False] * 3  # the next sentence is not the proposal
+
+
 # Stage 2: features and the model
 
 
@@ -126,6 +159,48 @@ def test_saved_weights_load_back_the_same(tmp_path: object) -> None:
     assert np.allclose(again.weights, model.weights, atol=1e-6)
     analysis = analyse([NAMED])
     assert np.allclose(again.scores(analysis).probabilities, model.scores(analysis).probabilities, atol=1e-5)
+    starts = np.array([0, 3])
+    ids = model.scores(analysis).ids
+    assert np.allclose(
+        again.phrase_logits(analysis, ids, starts, np.array([0, 1]), np.array([0, 5])),
+        model.phrase_logits(analysis, ids, starts, np.array([0, 1]), np.array([0, 5])),
+        atol=1e-5,
+    )
+
+
+def test_a_phrase_row_sees_the_spans_edges_and_the_pauses_inside() -> None:
+    model = shipped()
+    analysis = analyse(["Trees grow, and fall. Forests of tall trees stay."])
+    ids = model.scores(analysis).ids
+    starts = np.array([0, analysis.words.index("forests")])
+    found = span_rows(analysis, ids, starts)
+    offsets = phrase_offsets()
+    three = LENGTHS.tolist().index(3)
+    both, threes = np.array([0, 1]), np.array([three, three])
+    last = found.last(both, threes)
+    assert last.tolist() == [2, starts[1] + 2]
+    before = found.by_start[1]  # "first", then "before"
+    assert (before == offsets["before"] + EDGE).all()  # both start their sentence
+    # "Trees grow, and" holds one pause; "Forests of tall" none, and ends before "trees", not an edge
+    assert (found.pauses_inside(both, threes) - offsets["pauses_inside"]).tolist() == [1, 0]
+    after = found.by_last_word[1]  # "last", then "after"
+    assert after[last[1]] == offsets["after"] + phrase_ids(ids)[last[1] + 1]
+    assert found.rows(both, threes).shape == (2, len(phrase_blocks()) - 1)
+
+
+def test_a_whole_phrase_reads_as_one_more_than_a_clause_cut_in_two() -> None:
+    model = shipped()
+    text = "We propose StripeNet, a sparse attention scheme for long document retrieval that halves memory."
+    analysis = analyse([text])
+    ids = model.scores(analysis).ids
+    words = analysis.words
+    whole = words.index("sparse")  # "sparse attention scheme for long document retrieval": 7 words
+    cut = words.index("scheme")  # "scheme for long document retrieval that halves": 7 words
+    seven = LENGTHS.tolist().index(7)
+    logits = model.phrase_logits(
+        analysis, ids, np.array([whole, cut]), np.array([0, 1]), np.array([seven] * 2)
+    )
+    assert logits[0] > logits[1] + 1.0
 
 
 # Stage 3: candidates
@@ -134,7 +209,7 @@ def test_saved_weights_load_back_the_same(tmp_path: object) -> None:
 def test_candidates_stay_in_one_sentence_on_whole_chunks_off_function_words() -> None:
     model = shipped()
     analysis = analyse([NAMED, PLAIN])
-    spans = scored(analysis, model.scores(analysis), model.vocabulary, model.title_words, 81)
+    spans = scored(analysis, model.scores(analysis), model, 81)
     for number in range(2):
         found = list(spans.ranked(number))
         assert found
@@ -150,10 +225,29 @@ def test_candidates_stay_in_one_sentence_on_whole_chunks_off_function_words() ->
             assert len(span) <= 81
 
 
+def test_no_span_ends_on_a_word_real_titles_only_put_before_their_noun() -> None:
+    model = shipped()
+    text = "We study navigation for complex, realistic and noisy indoor scenes with sound."
+    analysis = analyse([text])
+    spans = scored(analysis, model.scores(analysis), model, 81)
+    last_words = {analysis.words[candidate.last] for candidate in spans.ranked(0)}
+    assert model.never_ends[model.vocabulary.ids["complex"]]
+    assert "complex" not in last_words and "realistic" not in last_words
+    assert {"scenes", "sound"} & last_words
+
+
+def test_a_span_may_start_past_the_praise_an_abstract_gives_its_method() -> None:
+    model = shipped()
+    analysis = analyse(["We propose a novel siamese network for abstractive text summarization."])
+    spans = scored(analysis, model.scores(analysis), model, 81)
+    texts = [candidate.text(analysis) for candidate in spans.ranked(0)]
+    assert "siamese network for abstractive text summarization." in texts, texts
+
+
 def test_spans_of_a_named_method_are_also_offered_headed_by_its_name() -> None:
     model = shipped()
     analysis = analyse([NAMED])
-    spans = scored(analysis, model.scores(analysis), model.vocabulary, model.title_words, 81)
+    spans = scored(analysis, model.scores(analysis), model, 81)
     texts = [candidate.text(analysis) for candidate in spans.ranked(0)]
     assert any(text.startswith("StripeNet: ") for text in texts), texts
 

@@ -5,10 +5,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from index.headline.learned.analysis import analyse
+from index.headline.learned.features import Vocabulary
+from index.headline.learned.phrases import LENGTHS
 from index.headline.learned.pipeline import headline
-from index.headline.learned.train import DEVELOPMENT, HELD_OUT, train
+from index.headline.learned.train import (
+    DEVELOPMENT,
+    HELD_OUT,
+    _run_hash,
+    _span_hashes,
+    phrase_ends,
+    title_phrases,
+    train,
+)
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "jsonl"
 VENUES = (*HELD_OUT, *DEVELOPMENT, "icml", "acl")
@@ -48,3 +60,33 @@ def test_development_runs_leave_both_held_out_and_development_venues_out(small_c
     _, figures = train(small_corpus, development=True, steps=30, samples=20_000)
     assert set(figures["trained_on"]) == {"icml", "acl"}  # type: ignore[arg-type]
     assert set(figures["held_out"]) == set(DEVELOPMENT)  # type: ignore[arg-type]
+
+
+def test_a_titles_phrases_run_from_a_phrase_start_to_a_phrase_end() -> None:
+    phrases = [
+        " ".join(words) for words in title_phrases("StripeNet: Sparse Attention for Long Document Retrieval")
+    ]
+    assert sorted(phrases) == ["long document retrieval", "sparse attention for long document retrieval"]
+    assert title_phrases("On Learning") == []  # too short, and "on" starts no phrase
+
+
+def test_a_span_of_an_abstract_hashes_as_the_same_words_of_a_title_do() -> None:
+    analysis = analyse(["Results on long document retrieval improve. Long document retrieval is hard."])
+    known: dict[str, int] = {}
+    starts = np.array([analysis.words.index("long"), len(analysis.words) - 5])
+    three = LENGTHS.tolist().index(3)
+    hashes = _span_hashes(analysis.words, starts, known)
+    wanted = _run_hash(["long", "document", "retrieval"], known)
+    assert int(hashes[0, three]) == wanted == int(hashes[1, three])
+    assert int(hashes[0, three + 1]) != wanted
+
+
+def test_a_word_titles_put_only_before_their_noun_is_one_no_headline_ends_on() -> None:
+    titles = [
+        f"Large {noun} Models for {task}" for noun in ("Language", "Vision") for task in ("Code", "Math")
+    ] * 6
+    titles += ["Models That Are Large"]
+    vocabulary = Vocabulary(ids={"large": 1, "models": 2, "language": 3}, idf=np.zeros(4))
+    never = phrase_ends(titles, vocabulary)
+    # "large" ends 1 of its 25 phrases; "models" ends 24; "language" ends none, but 12 titles are too few
+    assert never.tolist() == [False, True, False, False]

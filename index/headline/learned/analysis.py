@@ -59,6 +59,8 @@ class Analysis:
     """By abstract: the number of its first sentence."""
     proposing: BoolArray
     """By sentence: it states what the paper does ("we propose ...")."""
+    after_proposal: BoolArray
+    """By word: it comes after the "we propose" of its sentence (what is proposed, not its setting)."""
     cased: IntArray
     """`LOWER`, `CAPITALISED`, `CAPITALS` or `DIGITS`, by word."""
     letters: IntArray
@@ -117,8 +119,11 @@ def analyse(texts: Sequence[str]) -> Analysis:
     sentence = np.searchsorted(boundaries, starts, side="right").astype(np.int64)
     lowered = text.lower()
     proposing = np.zeros(len(boundaries) + 1, dtype=np.bool_)
-    said = [match.start() for match in PROPOSING.finditer(lowered)]
-    proposing[np.searchsorted(boundaries, np.array(said, dtype=np.int64), side="right")] = True
+    said = np.array([match.span() for match in PROPOSING.finditer(lowered)], dtype=np.int64).reshape(-1, 2)
+    proposed_in = np.searchsorted(boundaries, said[:, 0], side="right")
+    proposing[proposed_in] = True
+    proposal_at = np.full(len(boundaries) + 1, len(text), dtype=np.int64)  # where its "we propose" ends
+    np.minimum.at(proposal_at, proposed_in, said[:, 1])
     cased = _casing(kind, starts, ends, sentence)
     bracketed = (
         points[np.minimum(chunk_start, len(points) - 1)] == ord("(") if count else np.zeros(0, dtype=np.bool_)
@@ -136,6 +141,7 @@ def analyse(texts: Sequence[str]) -> Analysis:
         sentence=sentence,
         first_sentence=np.searchsorted(boundaries, document_start, side="right").astype(np.int64),
         proposing=proposing,
+        after_proposal=chunk_start >= proposal_at[sentence],
         cased=cased,
         letters=ends - starts,
         bracketed_chunk=bracketed,
@@ -275,10 +281,14 @@ def _given_names(analysis: Analysis, lowered: str) -> list[str]:
     )
     offered = (analysis.cased == CAPITALS) & (analysis.proposing[analysis.sentence] | named)
     seen: dict[int, dict[str, int]] = {}
+    starts = np.cumsum([0] + [len(each) + 1 for each in analysis.texts]).tolist()
     for number in np.flatnonzero(offered).tolist():
         name = text[analysis.chunk_start[number] : analysis.chunk_end[number]].strip(NAME_TRIM)
+        document = int(analysis.document[number])
         if len(name) >= 3 and name not in COMMON_CAPITALS and NAME_SHAPE.match(name):
-            counted = seen.setdefault(int(analysis.document[number]), {})
+            if _said_before(analysis, document, name, int(analysis.chunk_start[number]) - starts[document]):
+                continue
+            counted = seen.setdefault(document, {})
             counted[name] = max(counted.get(name, 0), 1 + bool(named[number]))
     names = [""] * len(analysis.texts)
     for document, counted in seen.items():
@@ -286,3 +296,15 @@ def _given_names(analysis: Analysis, lowered: str) -> list[str]:
         name, count = max(said.items(), key=lambda item: item[1])
         names[document] = name if count >= 2 else ""
     return names
+
+
+def _said_before(analysis: Analysis, document: int, name: str, offset: int) -> bool:
+    """Whether the abstract uses `name` in a sentence before the one that offers it at `offset`: a name the
+    background already uses ("Unsupervised domain adaptation (UDA) seeks ...") is the field's, not the
+    paper's."""
+    text = analysis.texts[document]
+    first = text.find(name)
+    return 0 <= first < offset and _SENTENCE_END.search(text, first, offset) is not None
+
+
+_SENTENCE_END: Final = re.compile(r"[.!?] (?=[A-Z0-9$\\(])")

@@ -16,10 +16,14 @@ import numpy.typing as npt
 
 from index.headline.learned.analysis import Analysis
 from index.headline.learned.features import Vocabulary, word_rows
+from index.headline.learned.phrases import span_rows
 
 WEIGHTS: Final = Path(__file__).with_name("model.npz")
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
+MICROS: Final = 1_000_000
+"""Inside weights are summed in whole millionths: a running sum over the batch is then exact, so a span
+scores the same whatever else is in its batch."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,13 +40,19 @@ class WordScores:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Model:
-    """A vocabulary and the logistic regression over `features.word_rows` rows."""
+    """A vocabulary, the word model (a logistic regression over `features.word_rows` rows) and the phrase
+    model (one over `phrases.span_rows` rows)."""
 
     vocabulary: Vocabulary
     weights: FloatArray
     bias: float
     title_words: float
     """The typical title's length in words: what a headline's expected ROUGE is computed against."""
+    phrase_weights: FloatArray
+    phrase_bias: float
+    never_ends: BoolArray
+    """By vocabulary id: the word almost never ends a phrase of a real title ("large", "deep", "complex"),
+    so a span ending on it has been cut before its noun."""
 
     def scores(self, analysis: Analysis) -> WordScores:
         """For each word of the batch, the chance its paper's title uses it."""
@@ -55,6 +65,28 @@ class Model:
             first_in_sentence=found.first_in_sentence,
         )
 
+    def phrase_logits(
+        self,
+        analysis: Analysis,
+        ids: npt.NDArray[np.int64],
+        starts: npt.NDArray[np.int64],
+        rows: npt.NDArray[np.int64],
+        columns: npt.NDArray[np.int64],
+    ) -> FloatArray:
+        """For each span (`starts[rows[k]]`, `phrases.LENGTHS[columns[k]]` words), the log-odds that it is a
+        phrase a title would hold whole."""
+        found = span_rows(analysis, ids, starts)
+        weights = self.phrase_weights
+        by_start = sum((weights[column] for column in found.by_start), np.full(len(starts), self.phrase_bias))
+        by_last_word = sum((weights[column] for column in found.by_last_word), np.zeros(len(ids)))
+        last = found.last(rows, columns)
+        micros = np.concatenate(([0], np.cumsum(np.rint(weights[found.inside] * MICROS).astype(np.int64))))
+        inside = (micros[last + 1] - micros[starts[rows]]) / MICROS / (last + 1 - starts[rows])
+        logits: FloatArray = (
+            by_start[rows] + by_last_word[last] + weights[found.pauses_inside(rows, columns)] + inside
+        )
+        return logits
+
     def save(self, path: Path) -> None:
         words = sorted(self.vocabulary.ids, key=self.vocabulary.ids.__getitem__)
         np.savez_compressed(
@@ -64,6 +96,9 @@ class Model:
             weights=self.weights.astype(np.float32),
             bias=np.array(self.bias),
             title_words=np.array(self.title_words),
+            phrase_weights=self.phrase_weights.astype(np.float32),
+            phrase_bias=np.array(self.phrase_bias),
+            never_ends=np.flatnonzero(self.never_ends),
         )
 
 
@@ -79,6 +114,9 @@ def load(path: Path) -> Model:
             weights=stored["weights"].astype(np.float64),
             bias=float(stored["bias"]),
             title_words=float(stored["title_words"]),
+            phrase_weights=stored["phrase_weights"].astype(np.float64),
+            phrase_bias=float(stored["phrase_bias"]),
+            never_ends=np.isin(np.arange(vocabulary.size), stored["never_ends"]),
         )
 
 

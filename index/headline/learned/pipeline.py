@@ -2,8 +2,10 @@
 model learned from real titles (`train.py`), in five stages:
 
 1. `analysis`: the abstract's words, chunks, sentences, casing and the name it gives its method;
-2. `model`: each word's chance of being in the title;
-3. `candidates`: spans scored by the ROUGE they are expected to earn, with the name put before some;
+2. `model`: each word's chance of being in the title, and each span's of being a phrase a title holds
+   whole (`features.py` and `phrases.py` say what each looks at);
+3. `candidates`: spans scored by the ROUGE they are expected to earn and how well they are cut, with the
+   name put before some;
 4. `width`: the best span as a line that fits;
 5. `check`: the first line that reads as a title wins.
 
@@ -72,7 +74,7 @@ def headlines(
 def _synthesised(abstracts: Sequence[str], max_len: int, model: Model | None) -> list[str]:
     model = model or shipped()
     analysis = analyse([abstract[:SCAN] for abstract in abstracts])
-    spans = scored(analysis, model.scores(analysis), model.vocabulary, model.title_words, max_len + 1)
+    spans = scored(analysis, model.scores(analysis), model, max_len + 1)
     return [_chosen(spans, number, max_len) for number in range(len(abstracts))]
 
 

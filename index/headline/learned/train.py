@@ -5,13 +5,15 @@ JSONL beside the repository, `../shared/corpus/jsonl/`). It trains on every venu
 fixed seed, and writes `model.npz` (the weights) and `model.json` (how it was trained and how it does on
 the held-out venues, which it never trains or tunes on) beside this file. Two runs write the same figures.
 
-The model is `features.word_rows` rows and a logistic regression fitted by minibatch Adam; this file and
-`features.py` are all there is to it.
+The model is two logistic regressions fitted by minibatch Adam: the word model over `features.word_rows`
+rows (is this word in the title?) and the phrase model over `phrases.span_rows` rows (is this span a phrase
+the title holds whole?); this file, `features.py` and `phrases.py` are all there is to it.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import statistics
@@ -26,10 +28,20 @@ import numpy as np
 import numpy.typing as npt
 
 from index.headline.learned.analysis import WORD, analyse
+from index.headline.learned.candidates import scored
 from index.headline.learned.features import Vocabulary, blocks, word_rows
 from index.headline.learned.model import WEIGHTS, Model
+from index.headline.learned.phrases import (
+    LENGTHS,
+    MOST_WORDS,
+    phrase_ids,
+    phrase_offsets,
+    phrase_width,
+    span_rows,
+)
 from index.headline.learned.pipeline import BATCH, SCAN, headlines
 from index.headline.learned.rouge import rouge_1, rouge_l, rouge_words
+from index.headline.learned.words import DANGLING
 from index.render.abstract import to_plain
 
 CORPUS: Final = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "jsonl"
@@ -45,6 +57,13 @@ STEPS: Final = 400
 SAMPLES_PER_STEP: Final = 200_000
 LEARNING_RATE: Final = 0.025
 L2: Final = 1e-6
+PHRASE_STEPS: Final = 300
+PHRASE_SAMPLES_PER_STEP: Final = 100_000
+PHRASE_LEARNING_RATE: Final = 0.05
+BEST_OTHERS: Final = 30
+"""Non-phrases per abstract taken from its best-scoring spans: the ones the phrase model must tell apart."""
+RANDOM_OTHERS: Final = 20
+"""... and at random, so that it also sees the plain run of an abstract's spans."""
 
 Pair = tuple[str, str]
 
@@ -109,22 +128,173 @@ def fit(
     width: int,
     steps: int = STEPS,
     samples: int = SAMPLES_PER_STEP,
+    values: npt.NDArray[np.float64] | None = None,
+    learning_rate: float = LEARNING_RATE,
 ) -> tuple[npt.NDArray[np.float64], float]:
-    """Logistic regression over one-hot rows by minibatch Adam: a weight per feature and a bias."""
+    """Logistic regression by minibatch Adam: a weight per feature and a bias. Each row lists its active
+    features; `values` (the same shape) weighs them, 1 for all when not given."""
     rng = np.random.default_rng(SEED)
     weights = np.zeros(width + 1)  # the last is the bias, active in every row
     moment, second = np.zeros_like(weights), np.zeros_like(weights)
     for step in range(1, steps + 1):
         chosen = rng.integers(0, len(labels), samples)
         batch = np.concatenate([rows[chosen], np.full((samples, 1), width)], axis=1)
-        logits = weights[batch].sum(axis=1)
-        error = (1.0 / (1.0 + np.exp(-logits)) - labels[chosen]) / samples
-        summed = np.bincount(batch.ravel(), np.repeat(error, batch.shape[1]), minlength=width + 1)
+        if values is None:
+            logits = weights[batch].sum(axis=1)
+            error = (1.0 / (1.0 + np.exp(-logits)) - labels[chosen]) / samples
+            summed = np.bincount(batch.ravel(), np.repeat(error, batch.shape[1]), minlength=width + 1)
+        else:
+            weighed = np.concatenate([values[chosen], np.ones((samples, 1))], axis=1)
+            logits = (weights[batch] * weighed).sum(axis=1)
+            error = (1.0 / (1.0 + np.exp(-logits)) - labels[chosen]) / samples
+            summed = np.bincount(batch.ravel(), (error[:, None] * weighed).ravel(), minlength=width + 1)
         gradient = summed.astype(np.float64) + L2 * weights
         moment = 0.9 * moment + 0.1 * gradient
         second = 0.999 * second + 0.001 * gradient**2
-        weights -= LEARNING_RATE * (moment / (1 - 0.9**step)) / (np.sqrt(second / (1 - 0.999**step)) + 1e-8)
+        weights -= learning_rate * (moment / (1 - 0.9**step)) / (np.sqrt(second / (1 - 0.999**step)) + 1e-8)
     return weights[:-1], float(weights[-1])
+
+
+FEWEST_TITLE_USES: Final = 20
+RAREST_END: Final = 0.05
+
+
+def phrase_ends(titles: Sequence[str], vocabulary: Vocabulary) -> npt.NDArray[np.bool_]:
+    """By vocabulary id: the word is in at least `FEWEST_TITLE_USES` phrases of the titles, and ends fewer
+    than `RAREST_END` of them: a word titles only ever put before their noun ("large", "deep", "complex").
+    A phrase of a title ends where the title or its part ends, or before a preposition."""
+    ends, uses = Counter[str](), Counter[str]()
+    for title in titles:
+        for part in title.replace("\u2014", ":").split(":"):
+            words = rouge_words(part)
+            for number, word in enumerate(words):
+                if word in DANGLING:
+                    continue
+                uses[word] += 1
+                if number + 1 == len(words) or words[number + 1] in DANGLING:
+                    ends[word] += 1
+    never = np.zeros(vocabulary.size, dtype=np.bool_)
+    for word, used in uses.items():
+        if used >= FEWEST_TITLE_USES and ends[word] < RAREST_END * used and word in vocabulary.ids:
+            never[vocabulary.ids[word]] = True
+    return never
+
+
+def title_phrases(title: str) -> list[list[str]]:
+    """The runs of a title's words that are phrases: from a phrase start (the title's first word, or one
+    after a colon or a preposition) to a phrase end (its last word, or one before a colon or a
+    preposition), of 3 to `MOST_WORDS` words, neither edge a preposition itself."""
+    found = []
+    for part in title.replace("\u2014", ":").split(":"):
+        words = rouge_words(part)
+        starts = [
+            n for n, word in enumerate(words) if (n == 0 or words[n - 1] in DANGLING) and word not in DANGLING
+        ]
+        ends = [
+            n
+            for n, word in enumerate(words)
+            if (n + 1 == len(words) or words[n + 1] in DANGLING) and word not in DANGLING
+        ]
+        found += [
+            words[start : end + 1] for start in starts for end in ends if 3 <= end - start + 1 <= MOST_WORDS
+        ]
+    return found
+
+
+MASK: Final = (1 << 64) - 1
+HASH_BASE: Final = 1_000_003
+HASH_INVERSE: Final = pow(HASH_BASE, -1, 1 << 64)
+
+
+def _hashed(word: str, known: dict[str, int]) -> int:
+    found = known.get(word)
+    if found is None:
+        found = known[word] = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
+    return found
+
+
+def _run_hash(words: Sequence[str], known: dict[str, int]) -> int:
+    """The hash of a run of words, as `_span_hashes` computes it for a span: Σ h(word k) · base^-k."""
+    total, power = 0, 1
+    for word in words:
+        total = (total + _hashed(word, known) * power) & MASK
+        power = (power * HASH_INVERSE) & MASK
+    return total
+
+
+def _span_hashes(
+    words: Sequence[str], starts: npt.NDArray[np.int64], known: dict[str, int]
+) -> npt.NDArray[np.uint64]:
+    """Shape (starts, `LENGTHS`): the hash of each span of a batch's words, in wrapping 64-bit arithmetic."""
+    hashes = np.fromiter((_hashed(word, known) for word in words), np.uint64, len(words))
+    count = len(words) + 1
+    inverse_powers = np.cumprod(np.full(count, HASH_INVERSE, dtype=np.uint64))  # base^-(k+1)
+    inverse_powers = np.concatenate(([np.uint64(1)], inverse_powers[:-1]))
+    powers = np.cumprod(np.full(count, HASH_BASE, dtype=np.uint64))
+    powers = np.concatenate(([np.uint64(1)], powers[:-1]))
+    prefix = np.concatenate(([np.uint64(0)], np.cumsum(hashes * inverse_powers[:-1], dtype=np.uint64)))
+    last = np.minimum(starts[:, None] + LENGTHS[None, :], len(words))
+    found: npt.NDArray[np.uint64] = (prefix[last] - prefix[starts][:, None]) * powers[starts][:, None]
+    return found
+
+
+def phrase_examples(
+    pairs: Sequence[Pair], model: Model
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Spans of the training abstracts as phrase rows, with their values and labels: 1 for a span a title
+    repeats as one of its phrases, 0 for the abstract's best-scoring other spans and a few at random."""
+    rng = np.random.default_rng(SEED)
+    known: dict[str, int] = {}
+    offsets = phrase_offsets()
+    rows, values, labels = [], [], []
+    for start in range(0, len(pairs), BATCH):
+        batch = pairs[start : start + BATCH]
+        analysis = analyse([abstract[:SCAN] for abstract, _ in batch])
+        scores = model.scores(analysis)
+        spans = scored(analysis, scores, model, 2 * MOST_WORDS * 40)
+        starts = spans.starts
+        keys = (
+            _span_hashes(analysis.words, starts, known)
+            ^ ((analysis.document[starts].astype(np.uint64) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15))[
+                :, None
+            ]
+        )
+        wanted = np.array(
+            [
+                (_run_hash(phrase, known) ^ ((number + 1) * 0x9E3779B97F4A7C15)) & MASK
+                for number, (_, title) in enumerate(batch)
+                for phrase in title_phrases(title)
+            ],
+            dtype=np.uint64,
+        )
+        valid = spans.scores >= 0
+        phrase = valid & np.isin(keys, wanted)
+        found = span_rows(analysis, scores.ids, starts)
+        words = phrase_ids(scores.ids) + offsets["inside"]
+        for number in range(len(batch)):
+            first, stop = spans.rows[number], spans.rows[number + 1]
+            flat = spans.scores[first:stop].ravel()
+            candidates = np.flatnonzero(flat >= 0)
+            if not candidates.size:
+                continue
+            positive = np.flatnonzero(phrase[first:stop].ravel())
+            best = candidates[np.argsort(-flat[candidates], kind="stable")[:BEST_OTHERS]]
+            drawn = rng.choice(candidates, size=min(RANDOM_OTHERS, candidates.size), replace=False)
+            chosen = np.unique(np.concatenate([positive, best, drawn]))
+            row, column = first + chosen // LENGTHS.size, chosen % LENGTHS.size
+            lengths = LENGTHS[column]
+            inside = np.zeros((chosen.size, MOST_WORDS), dtype=np.int64)
+            weighed = np.zeros((chosen.size, MOST_WORDS))
+            for line, (span_start, length) in enumerate(
+                zip(starts[row].tolist(), lengths.tolist(), strict=True)
+            ):
+                inside[line, :length] = words[span_start : span_start + length]
+                weighed[line, :length] = 1.0 / length
+            edges = found.rows(row, column)
+            rows.append(np.concatenate([edges, inside], axis=1))
+            values.append(np.concatenate([np.ones(edges.shape), weighed], axis=1))
+            labels.append(np.isin(chosen, positive).astype(np.float64))
+    return np.concatenate(rows), np.concatenate(values), np.concatenate(labels)
 
 
 def venue_figures(
@@ -162,7 +332,19 @@ def train(
     rows, labels = examples(training, vocabulary)
     weights, bias = fit(rows, labels, sum(blocks(vocabulary).values()), steps, samples)
     title_words = statistics.fmean(len(rouge_words(title)) for _, title in training)
-    model = Model(vocabulary=vocabulary, weights=weights, bias=bias, title_words=title_words)
+    never_ends = phrase_ends([title for _, title in training], vocabulary)
+    words_only = Model(vocabulary, weights, bias, title_words, np.zeros(phrase_width()), 0.0, never_ends)
+    span_rows_, span_values, span_labels = phrase_examples(training, words_only)
+    phrase_weights, phrase_bias = fit(
+        span_rows_,
+        span_labels,
+        phrase_width(),
+        PHRASE_STEPS,
+        PHRASE_SAMPLES_PER_STEP,
+        span_values,
+        PHRASE_LEARNING_RATE,
+    )
+    model = Model(vocabulary, weights, bias, title_words, phrase_weights, phrase_bias, never_ends)
     held_out = venue_figures(model, by_venue, reported)
     papers = sum(figure["papers"] for figure in held_out.values())
     figures: dict[str, object] = {
@@ -172,6 +354,9 @@ def train(
         "trained_on": {venue: len(by_venue[venue]) for venue in sorted(by_venue) if venue not in left_out},
         "training_papers": len(training),
         "word_examples": len(labels),
+        "span_examples": len(span_labels),
+        "phrase_examples": int(span_labels.sum()),
+        "words_that_never_end": int(never_ends.sum()),
         "vocabulary": len(vocabulary.ids),
         "title_words": round(title_words, 3),
         "held_out": held_out,

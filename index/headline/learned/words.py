@@ -42,8 +42,19 @@ ADVERB_ENDING: Final = "ly"
 NOT_ADVERBS: Final = _words("only family anomaly apply supply reply poly monopoly assembly italy july")
 """Words ending in "ly" that are no adverb; an adverb ("rigorously") ends no title."""
 
-NEVER_INSIDE: Final = _words("we our us ours ourselves i")
-"""The authors speaking: a span with one is a clause of the abstract ("data, we propose X"), never a title."""
+NEVER_INSIDE: Final = _words(
+    """
+    we our us ours ourselves i
+    is are was were been has have had would could should can may might will must
+    that which whose where such called existing used given
+    """
+)
+"""Words a span with which is a clause of the abstract, not a title: the authors speaking ("data, we propose
+X"), a verb's auxiliary ("point clouds are samples of"), a relative clause ("a model that learns"), the
+abstract pointing at itself ("such", "existing", "called"). Measured on the development venues' headlines
+before these were barred: "such" was in 60 of them and in none of their 11,521 titles, "called" 45 / 0,
+"existing" 30 / 0, "used" 27 / 1, "that" 206 / 15, "which" 68 / 6, "has" 27 / 2, "been" 16 / 1, "given"
+31 / 3; "is" and "are" 308 / 180, nearly always a sentence cut out whole."""
 
 DETERMINERS: Final = _words(
     "a an the this these those its their his her such each every some any both either"
@@ -77,6 +88,15 @@ OPENS_A_PHRASE: Final = (
 )
 """Words that start a new phrase: a headline may end right before one, or start right after one, without
 cutting a noun phrase in half ("... verifiable compositional | tasks" is cut; "... models | that" is not)."""
+
+PRAISE: Final = _words(
+    """
+    novel new simple efficient effective general generic unified principled powerful practical flexible
+    robust scalable lightweight straightforward elegant versatile
+    """
+)
+"""What an abstract says of its own method ("a novel | Siamese net for ..."): a headline may start right
+after one, leaving the praise behind, as a title does."""
 
 ENDS_BEFORE: Final = OPENS_A_PHRASE - DETERMINERS
 """Words a headline may end right before: a preposition, a conjunction, a verb, not an article."""
