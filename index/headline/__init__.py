@@ -18,7 +18,7 @@ from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
 from importlib.util import spec_from_file_location
 from pathlib import Path
 
-HEADLINE_VERSION = 18
+HEADLINE_VERSION = 19
 """Bump whenever headline output changes: the search index caches headlines, and SCHEMA_VERSION folds this
 in, so an index built by older headline code is rebuilt instead of showing its old headlines."""
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from index.headline.synthesis import headline
+from index.headline.learned import pipeline
 from index.listings.identity import merge
 from index.listings.reader import expand_paths, read_listing, read_listings
 from index.models import Catalog, Entry, LazyPapers, Listing, Notice, Paper
@@ -21,7 +21,29 @@ def paper_headline(abstract: str, title: str | None) -> str:
 def plain_headline(plain: str, title: str | None) -> str:
     """`paper_headline` from an abstract already rendered (`to_plain`): the index build renders each abstract
     once for both the headline and the indexed text, which is a third of the cost of a full build."""
-    return headline(plain, title)
+    return pipeline.headline(plain, title)
+
+
+HEADLINE_CHUNK = 256
+"""Papers whose headlines are made in one call where many are made at once: the learned model reads a batch
+as arrays, about four times faster per paper than one at a time, with the same lines."""
+
+
+def plain_headlines(plains: Sequence[str], titles: Sequence[str | None]) -> list[str]:
+    """`plain_headline` of each (rendered abstract, title) pair in one batch: the same lines, in order."""
+    return pipeline.headlines(plains, titles)
+
+
+def made_headlines(papers: Sequence[Paper]) -> list[str]:
+    """`paper_headline` of each of `papers`, in order, made `HEADLINE_CHUNK` papers at a time (so only a
+    chunk's rendered abstracts are held at once)."""
+    made: list[str] = []
+    for start in range(0, len(papers), HEADLINE_CHUNK):
+        chunk = papers[start : start + HEADLINE_CHUNK]
+        made += plain_headlines(
+            [to_plain(paper.abstract) for paper in chunk], [paper.title for paper in chunk]
+        )
+    return made
 
 
 def with_headlines(catalog: Catalog, headlines: Sequence[str]) -> Catalog:
@@ -36,10 +58,6 @@ def with_headlines(catalog: Catalog, headlines: Sequence[str]) -> Catalog:
         for paper, made in zip(catalog.papers, headlines, strict=True)
     )
     return replace(catalog, papers=papers)
-
-
-def headline_for(entry: Entry) -> str:
-    return paper_headline(entry.abstract, entry.title)
 
 
 def no_headline(entry: Entry) -> str:
@@ -64,9 +82,30 @@ def headlines_on_demand(papers: Sequence[Paper]) -> Sequence[Paper]:
     return LazyPapers(len(made), paper)
 
 
+def _headlined(papers: tuple[Paper, ...], stored: Mapping[str, str] | None) -> tuple[Paper, ...]:
+    """`papers` merged with `no_headline`, each given its headline unless `stored` had one (a batch call)."""
+    missing = [number for number, paper in enumerate(papers) if not stored or paper.id not in stored]
+    made = list(papers)
+    for number, line in zip(missing, made_headlines([papers[number] for number in missing]), strict=True):
+        made[number] = replace(made[number], headline=line)
+    return tuple(made)
+
+
+def _merged(
+    listings: Sequence[Listing],
+    headlines: Callable[[Entry], str] | None,
+    stored: Mapping[str, str] | None = None,
+) -> Catalog:
+    """`merge` with `headlines`, or with every headline not in `stored` made a batch at a time (None)."""
+    if headlines is not None:
+        return merge(listings, headlines, stored)
+    catalog = merge(listings, no_headline, stored)
+    return replace(catalog, papers=_headlined(catalog.papers, stored))
+
+
 def load_catalog(
     paths: Sequence[Path],
-    headlines: Callable[[Entry], str] = headline_for,
+    headlines: Callable[[Entry], str] | None = None,
     stored: Mapping[str, str] | None = None,
 ) -> Catalog:
     """Read every listing `paths` names and merge duplicates; problems become `Catalog.notices`, not errors.
@@ -75,12 +114,13 @@ def load_catalog(
         paths: files and directories, as from `--listings` or `$PAPERS_LISTINGS`; order does not matter,
             since files are read in sorted order and the same file named twice is read once.
         headlines: makes each paper's headline; `no_headline` leaves them empty for callers that never
-            show them (counting, looking up one paper and then calling `paper_headline` for it).
+            show them (counting, looking up one paper and then calling `paper_headline` for it). None (the
+            default): every paper's `paper_headline`, made in batches (`made_headlines`).
         stored: headlines by paper id taken as they are instead of calling `headlines` (see `merge`).
     """
     files, path_notices = expand_paths(paths)
     listings, notices = read_listings(files)
-    catalog = merge(listings, headlines, stored)
+    catalog = _merged(listings, headlines, stored)
     return Catalog(
         listings=catalog.listings,
         papers=catalog.papers,
@@ -90,7 +130,7 @@ def load_catalog(
 
 
 def load_first_listings(
-    paths: Sequence[Path], at_least: int, headlines: Callable[[Entry], str] = headline_for
+    paths: Sequence[Path], at_least: int, headlines: Callable[[Entry], str] | None = None
 ) -> tuple[Catalog, bool]:
     """The first listing files, in the order `load_catalog` reads them, until they hold `at_least`
     paragraphs, merged as it merges them; and whether that was every file.
@@ -112,7 +152,7 @@ def load_first_listings(
         if listing is not None:
             listings.append(listing)
             paragraphs += len(listing.entries)
-    catalog = merge(listings, headlines)
+    catalog = _merged(listings, headlines)
     read = tuple(str(path) for path in files[:taken])
     first = Catalog(catalog.listings, catalog.papers, tuple(found), read)
     return first, taken == len(files)

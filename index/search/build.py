@@ -24,7 +24,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ from typing import Any
 from whoosh import index as windex
 from whoosh.filedb.filestore import FileStorage
 
-from index.listings.catalog import plain_headline
+from index.listings.catalog import HEADLINE_CHUNK, plain_headlines
 from index.models import Paper
 from index.render.abstract import to_plain
 from index.search.fastwrite import FastSegmentWriter
@@ -82,8 +82,8 @@ def build(directory: Path, papers: Sequence[Paper], progress: Progress | None, w
     headlines: list[str] = []
     try:
         done = 0
-        for done, paper in enumerate(papers[:split], 1):
-            writer.add_document(**_document(paper, headlines))
+        for done, fields in enumerate(_documents(papers[:split], headlines), 1):
+            writer.add_document(**fields)
             if progress is not None and done % _PROGRESS_EVERY == 0:
                 progress(done + (counter.value if counter is not None else 0), total)
         if child is None:
@@ -224,13 +224,22 @@ def _commit_with_child(
     return headlines
 
 
-def _document(paper: Paper, headlines: list[str]) -> dict[str, Any]:
-    """Whoosh fields with the abstract rendered once; the headline (made if empty) joins `headlines`."""
-    plain = to_plain(paper.abstract)
-    if not paper.headline:
-        paper = replace(paper, headline=plain_headline(plain, paper.title))
-    headlines.append(paper.headline)
-    return document(paper, plain)
+def _documents(papers: Sequence[Paper], headlines: list[str]) -> Iterator[dict[str, Any]]:
+    """Each paper's fields, its abstract rendered once; its headline (made if empty) joins `headlines`.
+
+    The missing headlines are made `HEADLINE_CHUNK` papers at a time, in one batch call each: the same lines
+    as one at a time, in about a quarter of the time.
+    """
+    for start in range(0, len(papers), HEADLINE_CHUNK):
+        chunk = papers[start : start + HEADLINE_CHUNK]
+        plains = [to_plain(paper.abstract) for paper in chunk]
+        missing = [number for number, paper in enumerate(chunk) if not paper.headline]
+        made = iter(plain_headlines([plains[n] for n in missing], [chunk[n].title for n in missing]))
+        for paper, plain in zip(chunk, plains, strict=True):
+            if not paper.headline:
+                paper = replace(paper, headline=next(made))
+            headlines.append(paper.headline)
+            yield document(paper, plain)
 
 
 def _child_build(directory: Path, papers: Sequence[Paper], counter: Any, limit: int) -> None:
@@ -239,8 +248,8 @@ def _child_build(directory: Path, papers: Sequence[Paper], counter: Any, limit: 
     ix = FileStorage(str(directory)).open_index()
     writer = FastSegmentWriter(ix, lock=False, limitmb=limit)
     headlines: list[str] = []
-    for done, paper in enumerate(papers, 1):
-        writer.add_document(**_document(paper, headlines))
+    for done, fields in enumerate(_documents(papers, headlines), 1):
+        writer.add_document(**fields)
         if done % _PROGRESS_EVERY == 0:
             counter.value = done
     segment = writer.finish_segment()

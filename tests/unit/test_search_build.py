@@ -7,6 +7,7 @@ import os
 import pty
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from whoosh import formats
 from whoosh.filedb.filestore import RamStorage
 from whoosh.writing import SegmentWriter
 
-from index.listings.catalog import load_catalog, no_headline, paper_headline, plain_headline
+from index.listings.catalog import load_catalog, no_headline, paper_headline, plain_headlines
 from index.render.abstract import to_plain
 from index.search import build as whoosh_build
 from index.search import carry, snapshot
@@ -144,11 +145,11 @@ def test_an_added_listing_makes_only_its_headlines_and_keeps_every_id(
 
     made: list[str] = []
 
-    def counting(plain: str, title: str | None) -> str:
-        made.append(plain)
-        return plain_headline(plain, title)
+    def counting(plains: Sequence[str], titles: Sequence[str | None]) -> list[str]:
+        made.extend(plains)
+        return plain_headlines(plains, titles)
 
-    monkeypatch.setattr(carry, "plain_headline", counting)
+    monkeypatch.setattr(carry, "plain_headlines", counting)
     new = _seed_abstracts()[:3]
     (listings / "zz-new.txt").write_text("New 2031 Papers\n\n" + "\n\n".join(new) + "\n", encoding="utf-8")
     report = index.ensure_current([listings])
