@@ -1,15 +1,17 @@
 """Headline time per paper against another checkout (a base commit): prints numbers, asserts nothing.
 
+Each side makes the headlines of the same plain abstracts the way an index build does: the learned model
+(`index.headline.learned.pipeline.headlines`) a batch at a time, or, in a checkout from before it, the
+hand-written rules (`index.headline.synthesis.headline`) one paper at a time. `bench_headline_model.py`
+times this tree alone over the whole corpus, in batches and one at a time.
+
 The machine is shared and its CPU speed drifts by a quarter over seconds, so each side runs in its own
 process and the two take turns, one round each: the best round of each side counts (the least-disturbed CPU
 time is the closest to what the code costs), and so does the median of the rounds' ratios (each pair of
 rounds ran seconds apart). Both sides get the same plain abstracts.
 
-    git archive c619c72 | tar -x -C /tmp/hl-base
+    git archive 3393dca | tar -x -C /tmp/hl-base
     .venv/bin/python bench/bench_headline.py --base /tmp/hl-base --count 5000 --instructions 500
-
-An install compiles this tree's rules with mypyc (hatch_build.py); PAPERS_PURE_PYTHON=1 times its
-sources instead. The base runs as it was: pure Python.
 
 CPU time on a shared machine swings by 30%; `--instructions N` also runs N abstracts spread through the
 sample under callgrind with its branch and cache simulation (one round minus no round, so start-up and
@@ -46,20 +48,23 @@ def spread_sample(folder: Path, count: int) -> list[str]:
     return raws[step // 2 :: step][:count]
 
 
-def _load(root: Path, stage: str) -> Callable[[str], str]:
-    """`headline` (for "render", `to_plain`) from a checkout: today's subpackages or older flat modules."""
+def _load(root: Path, stage: str) -> Callable[[list[str]], object]:
+    """The stage from a checkout, over a list of texts: headlines (see the module's docstring) or, for
+    "render", `to_plain` of each, from today's subpackages or an older flat module."""
     sys.path.insert(0, str(root))
     if stage == "render":
         try:
             from index.render.abstract import to_plain
         except ImportError:
             from index.render import to_plain  # type: ignore[attr-defined,no-redef]
-        return to_plain
+        return lambda texts: [to_plain(text) for text in texts]
     try:
-        from index.headline.synthesis import headline
-    except ImportError:
-        from index.headline import headline  # type: ignore[attr-defined,no-redef]
-    return headline
+        from index.headline.learned.pipeline import headlines
+    except ImportError:  # a checkout from before the learned model: its rules, one paper at a time
+        from index.headline.synthesis import headline  # type: ignore[import-not-found]
+
+        return lambda texts: [headline(text) for text in texts]
+    return headlines
 
 
 def worker(root: Path, data: Path, rounds: int | None, stage: str = "headline") -> None:
@@ -67,12 +72,10 @@ def worker(root: Path, data: Path, rounds: int | None, stage: str = "headline") 
     them, or (None) one for each line read from stdin, so that two workers can take turns."""
     run = _load(root, stage)
     texts: list[str] = json.loads(data.read_text(encoding="utf-8"))
-    for text in texts[:50]:
-        run(text)  # warm the regex caches
+    run(texts[:50])  # warm the regex caches and load the model's weights
     for _ in range(rounds) if rounds is not None else sys.stdin:
         start = time.process_time()
-        for text in texts:
-            run(text)
+        run(texts)
         print(time.process_time() - start, flush=True)
 
 
@@ -152,10 +155,7 @@ def main() -> None:
         return
 
     sys.path.insert(0, str(REPO))
-    from index.headline import is_compiled
     from index.render.abstract import to_plain
-
-    print(f"this tree runs its headline rules {'compiled (mypyc)' if is_compiled() else 'as pure Python'}")
 
     plain = [to_plain(raw) for raw in spread_sample(args.listings, args.count)]
     sides = {"this tree": REPO} | ({"base": args.base.resolve()} if args.base is not None else {})

@@ -1,12 +1,11 @@
-"""The learned headline model's time for the whole corpus on one core, next to today's rules: prints numbers.
+"""The learned headline model's time for the whole corpus on one core, in batches and singly: prints numbers.
 
     .venv/bin/python bench/bench_headline_model.py [--count N]
 
 CPU time in one process (so one core) to make the headline of every paper of the corpus's listings
 (`../shared/corpus/listings/`, 56,349 abstracts, rendered first and not timed): the learned model a batch at
-a time (`index.headline.learned.pipeline.headlines`, as an index build would), the model one paper at a time
-for the first 2000 (as the reader would for a paper shown before the index has its headline), and today's
-rules (`index.headline.synthesis.headline`, compiled when the install compiled them) on the same abstracts.
+a time (`index.headline.learned.pipeline.headlines`, as an index build does), and one paper at a time for
+the first 2000 (as the reader does for a paper shown before the index has its headline), with the ratio.
 """
 
 from __future__ import annotations
@@ -20,10 +19,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from index.headline import is_compiled  # noqa: E402
 from index.headline.learned.model import shipped  # noqa: E402
 from index.headline.learned.pipeline import headline, headlines  # noqa: E402
-from index.headline.synthesis import headline as rules_headline  # noqa: E402
 from index.render.abstract import to_plain  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus" / "listings"
@@ -54,13 +51,9 @@ def main() -> None:
     each = batch / len(plains) * 1e6
     print(f"{len(plains)} abstracts, learned model in batches: {batch:.2f} s CPU, {each:.0f} µs a paper")
     few = plains[:ONE_AT_A_TIME]
-    single = cpu(lambda: [headline(plain) for plain in few])
-    print(f"learned model one at a time ({len(few)}): {single / len(few) * 1e6:.0f} µs a paper")
-    rules = cpu(lambda: [rules_headline(plain) for plain in plains])
-    how = "compiled" if is_compiled() else "pure Python"
-    each = rules / len(plains) * 1e6
-    ratio = batch / rules
-    print(f"today's rules ({how}): {rules:.2f} s CPU, {each:.0f} µs a paper; model/rules {ratio:.2f}x")
+    single = cpu(lambda: [headline(plain) for plain in few]) / len(few) * 1e6
+    ratio = single / each
+    print(f"learned model one at a time ({len(few)}): {single:.0f} µs a paper; {ratio:.2f}x a batch's time")
 
 
 if __name__ == "__main__":

@@ -5,9 +5,8 @@ JSONL (`../shared/corpus/jsonl/`, real titles beside their abstracts), keeps the
 from vision, NLP and ML: `index.headline.learned.train.HELD_OUT`, never trained on), and prints ROUGE-1
 and ROUGE-L F1 against the real titles, per venue and overall, in one run, for:
 
-- the learned model in development (`index.headline.learned.pipeline.headlines`, a batch at a time),
-- today's hand-written rules (`index.headline.synthesis.headline`, what the reader shows for a title-less
-  paper; they run compiled after an install, so their time here is the compiled one),
+- the learned model (`index.headline.learned.pipeline.headlines`, a batch at a time as the index build
+  makes them: what the reader shows for a title-less paper),
 - the first "we propose" sentence cut at 90 characters (the lead sentence when there is none),
 - the lead sentence cut at 90 characters,
 - with `--oracle N`: the best contiguous span of 3-15 words of each abstract, on N papers spread over the
@@ -36,7 +35,6 @@ from index.headline.learned.pipeline import headlines  # noqa: E402
 from index.headline.learned.rouge import rouge_1, rouge_l  # noqa: E402
 from index.headline.learned.rouge import rouge_words as words  # noqa: E402
 from index.headline.learned.train import HELD_OUT  # noqa: E402
-from index.headline.synthesis import headline as rules_headline  # noqa: E402
 from index.render.abstract import to_plain  # noqa: E402
 
 JSONL = REPO.parent / "shared" / "corpus" / "jsonl"
@@ -124,10 +122,6 @@ def main() -> None:
     systems: dict[str, Callable[[str, list[str]], str]] = {
         "learned model": lambda plain, _title: learned[plain]
     }
-    started = time.process_time()
-    ruled = {plain: rules_headline(plain) for plain in plains}
-    rules_seconds = (time.process_time() - started) / len(plains)
-    systems["today's rules (the reader's)"] = lambda plain, _title: ruled[plain]
     systems['"we propose" sentence, 90 chars'] = lambda plain, _title: propose_sentence(plain)
     systems["lead sentence, 90 chars"] = lambda plain, _title: lead_sentence(plain)
     sizes = ", ".join(f"{venue} {len(by_venue[venue])}" for venue in HELD_OUT)
@@ -136,9 +130,7 @@ def main() -> None:
     print(f"{'system':34} {'ROUGE-1':>8} {'ROUGE-L':>8}  {columns}  {'per paper':>10}")
     for name, system in systems.items():
         one, ell, seconds = score(system, everything)
-        if name == "today's rules (the reader's)":
-            seconds = rules_seconds
-        elif name == "learned model":
+        if name == "learned model":
             seconds = model_seconds
         per_venue = "  ".join(f"{score(system, by_venue[venue])[0]:11.3f}" for venue in HELD_OUT)
         print(f"{name:34} {one:8.3f} {ell:8.3f}  {per_venue}  {seconds * 1e6:8.0f} µs")

@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.bench_headline import print_ratios, take_turns  # noqa: E402
-from index.headline.synthesis import headline  # noqa: E402
+from index.headline.learned.pipeline import headlines  # noqa: E402
 from index.render.abstract import needs_rendering, to_plain  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus" / "listings"
@@ -53,8 +53,7 @@ def main() -> None:
     render_s, render_cpu = time.perf_counter() - start, time.process_time() - cpu
 
     start, cpu = time.perf_counter(), time.process_time()
-    for text in plain:
-        headline(text)
+    headlines(plain)  # a batch at a time, as the index build makes them
     headline_s, headline_cpu = time.perf_counter() - start, time.process_time() - cpu
 
     n = max(len(abstracts), 1)
