@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
-from index.search import snapshot
+import pytest
+
+import index.headline
+from index.search import maintenance, snapshot
 from index.search import store as index_store
 from index.search.index import SearchIndex
 from index.search.schema import SCHEMA_VERSION
@@ -97,6 +101,25 @@ def test_schema_change_forces_a_full_build(tmp_path: Path) -> None:
     report = reopened.update(make_catalog(A_ROWS, a, "A"))
     assert report.rebuilt and "format changed" in report.reason
     assert index_store.current_build(tmp_path / "ix") != build
+
+
+def test_new_headline_code_makes_an_index_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index caches headlines: a bumped HEADLINE_VERSION changes SCHEMA_VERSION, so it is rebuilt."""
+    listing = tmp_path / "a.txt"
+    listing.write_text(
+        "a 2026 Papers\n\n" + "\n\n".join(row[2] for row in PAPERS[:3]) + "\n", encoding="utf-8"
+    )
+    SearchIndex.open(tmp_path / "ix").update(make_catalog(PAPERS[:3], listing, "A"))
+    assert SearchIndex.open(tmp_path / "ix").staleness([listing]) is None
+
+    monkeypatch.setattr(index.headline, "HEADLINE_VERSION", index.headline.HEADLINE_VERSION + 1)
+    spec = importlib.util.find_spec("index.search.schema")
+    assert spec is not None and spec.loader is not None
+    fresh = importlib.util.module_from_spec(spec)  # the schema module as newer headline code would load it
+    spec.loader.exec_module(fresh)
+    assert fresh.SCHEMA_VERSION != maintenance.SCHEMA_VERSION
+    monkeypatch.setattr(maintenance, "SCHEMA_VERSION", fresh.SCHEMA_VERSION)
+    assert "format changed" in (SearchIndex.open(tmp_path / "ix").staleness([listing]) or "")
 
 
 def test_an_interrupted_update_is_redone(tmp_path: Path) -> None:
