@@ -1,7 +1,7 @@
 """Headline time per paper against another checkout (a base commit): prints numbers, asserts nothing.
 
 Each side makes the headlines of the same plain abstracts the way an index build does: the learned model
-(`index.headline.learned.pipeline.headlines`) a batch at a time, or, in a checkout from before it, the
+(`index.headline.pipeline.headlines`) a batch at a time, or, in a checkout from before it, the
 hand-written rules (`index.headline.synthesis.headline`) one paper at a time. `bench_headline_model.py`
 times this tree alone over the whole corpus, in batches and one at a time.
 
@@ -59,7 +59,7 @@ def _load(root: Path, stage: str) -> Callable[[list[str]], object]:
             from index.render import to_plain  # type: ignore[attr-defined,no-redef]
         return lambda texts: [to_plain(text) for text in texts]
     try:
-        from index.headline.learned.pipeline import headlines
+        from index.headline.pipeline import headlines
     except ImportError:  # a checkout from before the learned model: its rules, one paper at a time
         from index.headline.synthesis import headline  # type: ignore[import-not-found]
 

@@ -4,7 +4,7 @@
 
 CPU time in one process (so one core) to make the headline of every paper of the corpus's listings
 (`../shared/corpus/listings/`, 56,349 abstracts, rendered first and not timed): the learned model a batch at
-a time (`index.headline.learned.pipeline.headlines`, as an index build does), and one paper at a time for
+a time (`index.headline.pipeline.headlines`, as an index build does), and one paper at a time for
 the first 2000 (as the reader does for a paper shown before the index has its headline), with the ratio.
 """
 
@@ -19,8 +19,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from index.headline.learned.model import shipped  # noqa: E402
-from index.headline.learned.pipeline import headline, headlines  # noqa: E402
+from index.headline.model import shipped  # noqa: E402
+from index.headline.pipeline import headline, headlines  # noqa: E402
 from index.render.abstract import to_plain  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus" / "listings"

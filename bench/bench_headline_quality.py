@@ -2,17 +2,17 @@
 
 Run by hand: `.venv/bin/python bench/bench_headline_quality.py [--oracle 1000]`. It reads the corpus's
 JSONL (`../shared/corpus/jsonl/`, real titles beside their abstracts), keeps the held-out venues (one each
-from vision, NLP and ML: `index.headline.learned.train.HELD_OUT`, never trained on), and prints ROUGE-1
+from vision, NLP and ML: `index.headline.train.HELD_OUT`, never trained on), and prints ROUGE-1
 and ROUGE-L F1 against the real titles, per venue and overall, in one run, for:
 
-- the learned model (`index.headline.learned.pipeline.headlines`, a batch at a time as the index build
+- the learned model (`index.headline.pipeline.headlines`, a batch at a time as the index build
   makes them: what the reader shows for a title-less paper),
 - the first "we propose" sentence cut at 90 characters (the lead sentence when there is none),
 - the lead sentence cut at 90 characters,
 - with `--oracle N`: the best contiguous span of 3-15 words of each abstract, on N papers spread over the
   venues: an upper bound for any extractive headline.
 
-ROUGE here is the issue's (`index.headline.learned.rouge`): lowercased words (letters and digits),
+ROUGE here is the issue's (`index.headline.rouge`): lowercased words (letters and digits),
 stopwords kept, F1 of unigram overlap (ROUGE-1) and of the longest common subsequence (ROUGE-L). Also
 printed: headline time per paper.
 """
@@ -31,10 +31,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from index.headline.learned.pipeline import headlines  # noqa: E402
-from index.headline.learned.rouge import rouge_1, rouge_l  # noqa: E402
-from index.headline.learned.rouge import rouge_words as words  # noqa: E402
-from index.headline.learned.train import HELD_OUT  # noqa: E402
+from index.headline.pipeline import headlines  # noqa: E402
+from index.headline.rouge import rouge_1, rouge_l  # noqa: E402
+from index.headline.rouge import rouge_words as words  # noqa: E402
+from index.headline.train import HELD_OUT  # noqa: E402
 from index.render.abstract import to_plain  # noqa: E402
 
 JSONL = REPO.parent / "shared" / "corpus" / "jsonl"

@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.bench_headline import print_ratios, take_turns  # noqa: E402
-from index.headline.learned.pipeline import headlines  # noqa: E402
+from index.headline.pipeline import headlines  # noqa: E402
 from index.render.abstract import needs_rendering, to_plain  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus" / "listings"

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from index.headline.learned import pipeline
+from index.headline import pipeline
 from index.listings.identity import merge
 from index.listings.reader import expand_paths, read_listing, read_listings
 from index.models import Catalog, Entry, LazyPapers, Listing, Notice, Paper

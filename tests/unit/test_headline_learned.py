@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from index.headline.learned import model as model_module
-from index.headline.learned.pipeline import headline, headlines
-from index.headline.learned.words import CANNOT_END
+from index.headline import model as model_module
+from index.headline.pipeline import headline, headlines
+from index.headline.words import CANNOT_END
 from index.listings.catalog import load_catalog, no_headline
 from index.render.abstract import to_plain
 from tests.conftest import SEEDS

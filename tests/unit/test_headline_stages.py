@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from index.headline.learned.analysis import CAPITALISED, CAPITALS, DIGITS, LOWER, analyse
-from index.headline.learned.candidates import FEWEST_WORDS, MOST_WORDS, scored
-from index.headline.learned.check import problems
-from index.headline.learned.features import Vocabulary, blocks, word_rows
-from index.headline.learned.model import load, shipped
-from index.headline.learned.phrases import (
+from index.headline.analysis import CAPITALISED, CAPITALS, DIGITS, LOWER, analyse
+from index.headline.candidates import FEWEST_WORDS, MOST_WORDS, scored
+from index.headline.check import problems
+from index.headline.features import Vocabulary, blocks, word_rows
+from index.headline.model import load, shipped
+from index.headline.phrases import (
     EDGE,
     LENGTHS,
     phrase_blocks,
@@ -17,8 +17,8 @@ from index.headline.learned.phrases import (
     phrase_offsets,
     span_rows,
 )
-from index.headline.learned.width import UNTITLED, as_headline, fitted_title
-from index.headline.learned.words import CANNOT_END, CANNOT_START
+from index.headline.width import UNTITLED, as_headline, fitted_title
+from index.headline.words import CANNOT_END, CANNOT_START
 
 NAMED = (
     "Sparse attention is costly on long inputs. We propose StripeNet, a sparse attention scheme for long "

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from index.headline.learned.analysis import analyse
-from index.headline.learned.features import Vocabulary
-from index.headline.learned.phrases import LENGTHS
-from index.headline.learned.pipeline import headline
-from index.headline.learned.train import (
+from index.headline.analysis import analyse
+from index.headline.features import Vocabulary
+from index.headline.phrases import LENGTHS
+from index.headline.pipeline import headline
+from index.headline.train import (
     DEVELOPMENT,
     HELD_OUT,
     _run_hash,

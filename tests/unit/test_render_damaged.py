@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from index.headline.learned.pipeline import headline
+from index.headline.pipeline import headline
 from index.render.abstract import render, to_plain
 from tests.conftest import CORPUS
 

@@ -20,7 +20,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from index.headline.learned.analysis import Analysis
+from index.headline.analysis import Analysis
 
 PHRASE_WORDS: Final = 10_000
 """The commonest words, by vocabulary id, that have edge and inside weights of their own; rarer ones share."""

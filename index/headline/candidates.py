@@ -19,11 +19,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from index.headline.learned.analysis import WORD, Analysis
-from index.headline.learned.features import Vocabulary
-from index.headline.learned.model import Model, WordScores
-from index.headline.learned.phrases import FEWEST_WORDS, LENGTHS, MOST_WORDS
-from index.headline.learned.words import (
+from index.headline.analysis import WORD, Analysis
+from index.headline.features import Vocabulary
+from index.headline.model import Model, WordScores
+from index.headline.phrases import FEWEST_WORDS, LENGTHS, MOST_WORDS
+from index.headline.words import (
     ADVERB_ENDING,
     CANNOT_END,
     CANNOT_START,

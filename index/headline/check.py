@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from index.headline.learned.words import CANNOT_END, CANNOT_START
+from index.headline.words import CANNOT_END, CANNOT_START
 
 SHORTEST: Final = 30
 """Characters below which a line reads as a fragment, not a title (unless the abstract has nothing longer)."""

@@ -19,7 +19,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from index.headline.learned.words import COMMON_CAPITALS, NAMING, PROPOSING
+from index.headline.words import COMMON_CAPITALS, NAMING, PROPOSING
 
 WORD: Final = re.compile(r"[A-Za-z0-9]+")
 NAME_SHAPE: Final = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")

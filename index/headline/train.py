@@ -1,6 +1,6 @@
 """Trains the headline model from the corpus's real (abstract, title) pairs and writes what ships.
 
-Run from a checkout: `.venv/bin/python -m index.headline.learned.train [--corpus DIR]` (default: the corpus's
+Run from a checkout: `.venv/bin/python -m index.headline.train [--corpus DIR]` (default: the corpus's
 JSONL beside the repository, `../shared/corpus/jsonl/`). It trains on every venue but `HELD_OUT`, with a
 fixed seed, and writes `model.npz` (the weights) and `model.json` (how it was trained and how it does on
 the held-out venues, which it never trains or tunes on) beside this file. Two runs write the same figures.
@@ -27,11 +27,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from index.headline.learned.analysis import WORD, analyse
-from index.headline.learned.candidates import scored
-from index.headline.learned.features import Vocabulary, blocks, word_rows
-from index.headline.learned.model import WEIGHTS, Model
-from index.headline.learned.phrases import (
+from index.headline.analysis import WORD, analyse
+from index.headline.candidates import scored
+from index.headline.features import Vocabulary, blocks, word_rows
+from index.headline.model import WEIGHTS, Model
+from index.headline.phrases import (
     LENGTHS,
     MOST_WORDS,
     phrase_ids,
@@ -39,12 +39,12 @@ from index.headline.learned.phrases import (
     phrase_width,
     span_rows,
 )
-from index.headline.learned.pipeline import BATCH, SCAN, headlines
-from index.headline.learned.rouge import rouge_1, rouge_l, rouge_words
-from index.headline.learned.words import DANGLING
+from index.headline.pipeline import BATCH, SCAN, headlines
+from index.headline.rouge import rouge_1, rouge_l, rouge_words
+from index.headline.words import DANGLING
 from index.render.abstract import to_plain
 
-CORPUS: Final = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "jsonl"
+CORPUS: Final = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "jsonl"
 FIGURES: Final = WEIGHTS.with_name("model.json")
 HELD_OUT: Final = ("iccv", "naacl", "uai")
 """Vision, NLP and ML: reported on, never trained or tuned on."""

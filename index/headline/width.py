@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from index.headline.learned.words import DANGLING
+from index.headline.words import DANGLING
 
 TRAILING: Final = " .,;:!?–—-"
 MARKUP: Final = re.compile(r"\[/?[A-Za-z@#][^\[\]]{0,40}\]|\[/\]")

@@ -15,7 +15,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from index.headline.learned.analysis import WORD, Analysis
+from index.headline.analysis import WORD, Analysis
 
 CONTEXT_WORDS: Final = 300
 """The commonest words, by which the words right before and after a word are told apart; rarer ones share."""

@@ -14,9 +14,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from index.headline.learned.analysis import Analysis
-from index.headline.learned.features import Vocabulary, word_rows
-from index.headline.learned.phrases import span_rows
+from index.headline.analysis import Analysis
+from index.headline.features import Vocabulary, word_rows
+from index.headline.phrases import span_rows
 
 WEIGHTS: Final = Path(__file__).with_name("model.npz")
 FloatArray = npt.NDArray[np.float64]

@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from index.headline.learned.analysis import analyse
-from index.headline.learned.candidates import Candidate, Scored, scored
-from index.headline.learned.check import SHORTEST, problems
-from index.headline.learned.model import Model, shipped
-from index.headline.learned.width import UNTITLED, as_headline, fitted_title
-from index.headline.learned.words import CANNOT_END
+from index.headline.analysis import analyse
+from index.headline.candidates import Candidate, Scored, scored
+from index.headline.check import SHORTEST, problems
+from index.headline.model import Model, shipped
+from index.headline.width import UNTITLED, as_headline, fitted_title
+from index.headline.words import CANNOT_END
 from index.render.abstract import to_plain
 
 SCAN: Final = 2000
