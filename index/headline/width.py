@@ -6,13 +6,18 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from index.headline.words import DANGLING
+from index.headline.words import DANGLING, NOVELTY
 
 TRAILING: Final = " .,;:!?–—-"
 MARKUP: Final = re.compile(r"\[/?[A-Za-z@#][^\[\]]{0,40}\]|\[/\]")
 """What reads as a terminal markup tag ("[bold red]", "[/]", "[link=...]"): dropped whole from a span, since
 a listing's text is shown literally and a tag in a headline is noise (a real title keeps what it says)."""
 UNTITLED: Final = "Untitled"
+APPOSITION: Final = re.compile(
+    r"(?P<name>[A-Z][\w-]*(?: [A-Z][\w-]*){0,4}), (?:a|an|the) (?P<rest>\S.*)", re.ASCII | re.DOTALL
+)
+"""A name and what it is, as an abstract introduces them ("Deep Plastic Surgery, a robust ... framework"):
+a title says it "Deep Plastic Surgery: robust ... framework"."""
 
 
 def as_headline(span: str) -> str:
@@ -28,7 +33,21 @@ def as_headline(span: str) -> str:
             line = line[: line.rfind(opening)].rstrip(TRAILING)
     if line and line[-1] in ")]" and line.count(line[-1]) > line.count(_opening(line[-1])):
         line = line[:-1]
+    line = _as_title_apposition(line)
     return line[:1].upper() + line[1:]
+
+
+def _as_title_apposition(line: str) -> str:
+    """ "Name, a novel Y" as "Name: Y" (the praise left behind); any other line as it is."""
+    found = APPOSITION.fullmatch(line)
+    if not found or ":" in found["name"]:
+        return line
+    words = found["rest"].split(" ")
+    while len(words) > 1 and words[0].strip(",").lower() in NOVELTY:
+        words.pop(0)
+    if words[0].lower() == "and" and len(words) > 1:
+        words.pop(0)
+    return f"{found['name']}: {' '.join(words)}"
 
 
 def fitted_title(title: str, longest: int) -> str:

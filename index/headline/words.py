@@ -46,7 +46,7 @@ NEVER_INSIDE: Final = _words(
     """
     we our us ours ourselves i
     is are was were been has have had would could should can may might will must
-    that which whose where such called existing used given this these those
+    that which whose where such called named dubbed termed coined existing used given this these those
     """
 )
 """Words a span with which is a clause of the abstract, not a title: the authors speaking ("data, we propose
@@ -98,6 +98,9 @@ PRAISE: Final = _words(
 )
 """What an abstract says of its own method ("a novel | Siamese net for ..."): a headline may start right
 after one, leaving the praise behind, as a title does."""
+
+NOVELTY: Final = _words("novel new")
+"""Praise no title keeps: "X, a novel Y" reads as "X: Y"."""
 
 ENDS_BEFORE: Final = OPENS_A_PHRASE - DETERMINERS
 """Words a headline may end right before: a preposition, a conjunction, a verb, not an article."""

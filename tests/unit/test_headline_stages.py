@@ -263,6 +263,15 @@ def test_a_span_becomes_a_line() -> None:
     assert as_headline("") == ""
 
 
+def test_a_name_and_what_it_is_read_as_a_title_does() -> None:
+    assert (
+        as_headline("Tidal Nets, a novel, sparse and fast flow model,")
+        == "Tidal Nets: sparse and fast flow model"
+    )
+    assert as_headline("GlueBench, a new benchmark for joints") == "GlueBench: benchmark for joints"
+    assert as_headline("marching cubes, a mesher") == "Marching cubes, a mesher"  # no name: left as is
+
+
 def test_a_long_title_is_cut_at_a_word_with_an_ellipsis() -> None:
     title = "A Study of " + " ".join(["very"] * 30) + " long titles"
     cut = fitted_title(title, 80)
