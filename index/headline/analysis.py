@@ -259,6 +259,11 @@ def _casing(kind: npt.NDArray[np.int8], starts: IntArray, ends: IntArray, senten
     return cased
 
 
+def name_words(name: str) -> list[str]:
+    """The words of a method's name as ROUGE counts them ("Voxel-CRF" -> "voxel", "crf")."""
+    return [word.lower() for word in WORD.findall(name)]
+
+
 def _after_naming(lowered: str) -> Iterator[int]:
     """Offsets right after each "called ", "dubbed ", ... that starts a word."""
     for word in NAMING:

@@ -19,10 +19,10 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from index.headline.analysis import WORD, Analysis
+from index.headline.analysis import Analysis, name_words
 from index.headline.features import Vocabulary
 from index.headline.model import Model, WordScores
-from index.headline.phrases import FEWEST_WORDS, LENGTHS, MOST_WORDS
+from index.headline.phrases import LENGTHS
 from index.headline.words import (
     ADVERB_ENDING,
     CANNOT_END,
@@ -34,8 +34,6 @@ from index.headline.words import (
     PRAISE,
     SUBJECTS,
 )
-
-__all__ = ["FEWEST_WORDS", "MOST_WORDS", "Candidate", "Scored", "scored"]
 
 KEPT: Final = 12
 """How many of the best spans go on to the later stages (most headlines take the first that reads well)."""
@@ -204,11 +202,13 @@ def scored(analysis: Analysis, scores: WordScores, model: Model, longest: int) -
     expected = 2 * gained / (LENGTHS[column] + model.title_words)
     bonus = np.where(analysis.proposing[analysis.sentence[starts[row]]], 1.0 + PROPOSING_BONUS, 1.0)
     # sigmoid(logit) ** weight, in logs: -weight * log(1 + e^-logit)
-    logits = model.phrase_logits(analysis, ids, starts, row, column)
+    factor = np.exp(
+        -PHRASE_WEIGHT * np.logaddexp(0.0, -model.phrase_logits(analysis, ids, starts, row, column))
+    )
     phrase = np.ones(valid.shape)
-    phrase.ravel()[cells] = np.exp(-PHRASE_WEIGHT * np.logaddexp(0.0, -logits))
+    phrase.ravel()[cells] = factor
     values = np.full(valid.shape, -1.0)
-    values.ravel()[cells] = expected * bonus * phrase.ravel()[cells]
+    values.ravel()[cells] = expected * bonus * factor
     rows = np.searchsorted(starts, analysis.first_word).tolist()
     return Scored(analysis, starts, values, phrase, scores.probabilities, model.title_words, longest, rows)
 
@@ -233,9 +233,9 @@ def _with_name(scored: Scored, number: int, found: list[Candidate]) -> list[Cand
     analysis = scored.analysis
     name = analysis.names[number]
     first, stop = analysis.words_of(number)
-    name_words = {word.lower() for word in WORD.findall(name)}
+    words_of_name = set(name_words(name))
     name_credit = 0.0
-    for word in name_words:
+    for word in words_of_name:
         try:
             name_credit += float(scored.probabilities[analysis.words.index(word, first, stop)])
         except ValueError:  # a name word the abstract never spells on its own ("GraphSAGE" is one)
@@ -247,7 +247,7 @@ def _with_name(scored: Scored, number: int, found: list[Candidate]) -> list[Cand
             continue
         span_words = candidate.last - candidate.first + 1
         before = candidate.score / candidate.form * (span_words + scored.title_words) / 2
-        expected = 2 * (before + name_credit) / (span_words + len(name_words) + scored.title_words)
+        expected = 2 * (before + name_credit) / (span_words + len(words_of_name) + scored.title_words)
         named.append(
             Candidate(candidate.first, candidate.last, expected * candidate.form, candidate.form, name)
         )

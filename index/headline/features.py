@@ -15,7 +15,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from index.headline.analysis import WORD, Analysis
+from index.headline.analysis import Analysis, name_words
 
 CONTEXT_WORDS: Final = 300
 """The commonest words, by which the words right before and after a word are told apart; rarer ones share."""
@@ -134,7 +134,7 @@ def word_rows(analysis: Analysis, vocabulary: Vocabulary) -> WordRows:
     named = np.zeros(count, dtype=np.int64)
     for number, name in enumerate(analysis.names):
         if name:
-            wanted = [number * len(spelled) + index[word] for word in _name_words(name) if word in index]
+            wanted = [number * len(spelled) + index[word] for word in name_words(name) if word in index]
             named[np.searchsorted(keys, wanted)] = 1
     context = np.where(ids <= CONTEXT_WORDS, ids, 0)
     word_context = context[of_word]
@@ -171,7 +171,3 @@ def word_rows(analysis: Analysis, vocabulary: Vocabulary) -> WordRows:
         columns=[column + offset for column, offset in zip(columns, offsets, strict=True)],
         first_in_sentence=first_in_sentence,
     )
-
-
-def _name_words(name: str) -> list[str]:
-    return [word.lower() for word in WORD.findall(name)]

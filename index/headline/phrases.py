@@ -58,15 +58,8 @@ def phrase_width() -> int:
 
 
 def phrase_offsets() -> dict[str, int]:
-    return _offsets(phrase_blocks())
-
-
-def _offsets(blocks: dict[str, int]) -> dict[str, int]:
-    offsets, start = {}, 0
-    for name, width in blocks.items():
-        offsets[name] = start
-        start += width
-    return offsets
+    """Each block's first index in the weight table."""
+    return dict(zip(phrase_blocks(), np.cumsum([0, *phrase_blocks().values()])[:-1].tolist(), strict=True))
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,6 +60,8 @@ L2: Final = 1e-6
 PHRASE_STEPS: Final = 300
 PHRASE_SAMPLES_PER_STEP: Final = 100_000
 PHRASE_LEARNING_RATE: Final = 0.05
+ANY_LENGTH: Final = 10_000
+"""Characters a training span may run to: a phrase is learned from, however wide it is."""
 BEST_OTHERS: Final = 30
 """Non-phrases per abstract taken from its best-scoring spans: the ones the phrase model must tell apart."""
 RANDOM_OTHERS: Final = 20
@@ -165,14 +167,10 @@ def phrase_ends(titles: Sequence[str], vocabulary: Vocabulary) -> npt.NDArray[np
     A phrase of a title ends where the title or its part ends, or before a preposition."""
     ends, uses = Counter[str](), Counter[str]()
     for title in titles:
-        for part in title.replace("\u2014", ":").split(":"):
-            words = rouge_words(part)
-            for number, word in enumerate(words):
-                if word in DANGLING:
-                    continue
-                uses[word] += 1
-                if number + 1 == len(words) or words[number + 1] in DANGLING:
-                    ends[word] += 1
+        for words in _title_parts(title):
+            for number in _phrase_words(words):
+                uses[words[number]] += 1
+                ends[words[number]] += _ends_phrase(words, number)
     never = np.zeros(vocabulary.size, dtype=np.bool_)
     for word, used in uses.items():
         if used >= FEWEST_TITLE_USES and ends[word] < RAREST_END * used and word in vocabulary.ids:
@@ -185,23 +183,34 @@ def title_phrases(title: str) -> list[list[str]]:
     after a colon or a preposition) to a phrase end (its last word, or one before a colon or a
     preposition), of 3 to `MOST_WORDS` words, neither edge a preposition itself."""
     found = []
-    for part in title.replace("\u2014", ":").split(":"):
-        words = rouge_words(part)
-        starts = [
-            n for n, word in enumerate(words) if (n == 0 or words[n - 1] in DANGLING) and word not in DANGLING
-        ]
-        ends = [
-            n
-            for n, word in enumerate(words)
-            if (n + 1 == len(words) or words[n + 1] in DANGLING) and word not in DANGLING
-        ]
+    for words in _title_parts(title):
+        starts = [n for n in _phrase_words(words) if n == 0 or words[n - 1] in DANGLING]
+        ends = [n for n in _phrase_words(words) if _ends_phrase(words, n)]
         found += [
             words[start : end + 1] for start in starts for end in ends if 3 <= end - start + 1 <= MOST_WORDS
         ]
     return found
 
 
+def _title_parts(title: str) -> list[list[str]]:
+    """A title's words, part by part: a colon or a dash ends a part, as "Name: what it is" has two."""
+    return [rouge_words(part) for part in title.replace("\u2014", ":").split(":")]
+
+
+def _phrase_words(words: Sequence[str]) -> list[int]:
+    """The indexes of a title part's words that can be a phrase's edge: all but its prepositions."""
+    return [number for number, word in enumerate(words) if word not in DANGLING]
+
+
+def _ends_phrase(words: Sequence[str], number: int) -> bool:
+    """Whether word `number` of a title part ends a phrase: the part ends, or a preposition comes next."""
+    return number + 1 == len(words) or words[number + 1] in DANGLING
+
+
 MASK: Final = (1 << 64) - 1
+DOCUMENT_MIX: Final = 0x9E3779B97F4A7C15
+"""Multiplies an abstract's number into its spans' hashes, so that one batch's abstracts never match each
+other's titles."""
 HASH_BASE: Final = 1_000_003
 HASH_INVERSE: Final = pow(HASH_BASE, -1, 1 << 64)
 
@@ -251,17 +260,17 @@ def phrase_examples(
         batch = pairs[start : start + BATCH]
         analysis = analyse([abstract[:SCAN] for abstract, _ in batch])
         scores = model.scores(analysis)
-        spans = scored(analysis, scores, model, 2 * MOST_WORDS * 40)
+        spans = scored(analysis, scores, model, ANY_LENGTH)
         starts = spans.starts
         keys = (
             _span_hashes(analysis.words, starts, known)
-            ^ ((analysis.document[starts].astype(np.uint64) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15))[
+            ^ ((analysis.document[starts].astype(np.uint64) + np.uint64(1)) * np.uint64(DOCUMENT_MIX))[
                 :, None
             ]
         )
         wanted = np.array(
             [
-                (_run_hash(phrase, known) ^ ((number + 1) * 0x9E3779B97F4A7C15)) & MASK
+                (_run_hash(phrase, known) ^ ((number + 1) * DOCUMENT_MIX)) & MASK
                 for number, (_, title) in enumerate(batch)
                 for phrase in title_phrases(title)
             ],

@@ -24,22 +24,18 @@ def plain_headline(plain: str, title: str | None) -> str:
     return pipeline.headline(plain, title)
 
 
-HEADLINE_CHUNK = 256
-"""Papers whose headlines are made in one call where many are made at once: the learned model reads a batch
-as arrays, about four times faster per paper than one at a time, with the same lines."""
-
-
 def plain_headlines(plains: Sequence[str], titles: Sequence[str | None]) -> list[str]:
     """`plain_headline` of each (rendered abstract, title) pair in one batch: the same lines, in order."""
     return pipeline.headlines(plains, titles)
 
 
 def made_headlines(papers: Sequence[Paper]) -> list[str]:
-    """`paper_headline` of each of `papers`, in order, made `HEADLINE_CHUNK` papers at a time (so only a
-    chunk's rendered abstracts are held at once)."""
+    """`paper_headline` of each of `papers`, in order, made a model batch (`pipeline.BATCH`) at a time: the
+    model reads a batch as arrays, about four times faster per paper than one at a time, and only a batch's
+    rendered abstracts are held at once."""
     made: list[str] = []
-    for start in range(0, len(papers), HEADLINE_CHUNK):
-        chunk = papers[start : start + HEADLINE_CHUNK]
+    for start in range(0, len(papers), pipeline.BATCH):
+        chunk = papers[start : start + pipeline.BATCH]
         made += plain_headlines(
             [to_plain(paper.abstract) for paper in chunk], [paper.title for paper in chunk]
         )

@@ -32,7 +32,8 @@ from typing import Any
 from whoosh import index as windex
 from whoosh.filedb.filestore import FileStorage
 
-from index.listings.catalog import HEADLINE_CHUNK, plain_headlines
+from index.headline.pipeline import BATCH
+from index.listings.catalog import plain_headlines
 from index.models import Paper
 from index.render.abstract import to_plain
 from index.search.fastwrite import FastSegmentWriter
@@ -227,11 +228,11 @@ def _commit_with_child(
 def _documents(papers: Sequence[Paper], headlines: list[str]) -> Iterator[dict[str, Any]]:
     """Each paper's fields, its abstract rendered once; its headline (made if empty) joins `headlines`.
 
-    The missing headlines are made `HEADLINE_CHUNK` papers at a time, in one batch call each: the same lines
+    The missing headlines are made a model batch (`BATCH` papers) at a time, in one call each: the same lines
     as one at a time, in about a quarter of the time.
     """
-    for start in range(0, len(papers), HEADLINE_CHUNK):
-        chunk = papers[start : start + HEADLINE_CHUNK]
+    for start in range(0, len(papers), BATCH):
+        chunk = papers[start : start + BATCH]
         plains = [to_plain(paper.abstract) for paper in chunk]
         missing = [number for number, paper in enumerate(chunk) if not paper.headline]
         made = iter(plain_headlines([plains[n] for n in missing], [chunk[n].title for n in missing]))

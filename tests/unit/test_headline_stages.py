@@ -5,13 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from index.headline.analysis import CAPITALISED, CAPITALS, DIGITS, LOWER, analyse
-from index.headline.candidates import FEWEST_WORDS, MOST_WORDS, scored
+from index.headline.candidates import scored
 from index.headline.check import problems
 from index.headline.features import Vocabulary, blocks, word_rows
 from index.headline.model import load, shipped
 from index.headline.phrases import (
     EDGE,
+    FEWEST_WORDS,
     LENGTHS,
+    MOST_WORDS,
     phrase_blocks,
     phrase_ids,
     phrase_offsets,
