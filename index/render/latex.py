@@ -1,17 +1,21 @@
-"""pylatexenc's LaTeX-to-text conversion, adjusted to lose no word and to mark styles."""
+"""pylatexenc's LaTeX-to-text conversion, adjusted to lose no word and to mark styles.
+
+This module is the walk (the parser's context, the converter's node and math handling, `convert`);
+what each macro becomes is in `latex_macros.py`.
+"""
 
 from __future__ import annotations
 
 import functools
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from pylatexenc import latexwalker, macrospec
 from pylatexenc.latex2text import LatexNodes2Text, get_default_latex_context_db
 
-from index.models import SpanStyle
+from index.render.latex_macros import DECLARATIONS, is_known, macro_text
 from index.render.markup import CLOSE, OPEN, ligatures
 from index.render.math_scripts import script
 
@@ -68,98 +72,13 @@ def _walker_db() -> _ContextDb:
 _WALKER_DB = _walker_db()
 _TEXT_DB = get_default_latex_context_db()
 
-_SYMBOLS = {
-    "LaTeX": "LaTeX",
-    "TeX": "TeX",
-    "S": "§",
-    "P": "¶",
-    "copyright": "©",
-    "|": "‖",
-    "argmin": "argmin",
-    "argmax": "argmax",
-    "arg": "arg",
-    "det": "det",
-    "Pr": "Pr",
-    "gets": "←",
-    "iff": "⟺",
-    "implies": "⟹",
-    "ddagger": "‡",
-    "models": "⊨",
-    "bot": "⊥",
-    "ne": "≠",
-    "eg": "e.g.",
-    "ie": "i.e.",
-    "etc": "etc.",
-    "wrt": "w.r.t.",
-    "iid": "i.i.d.",
-    "item": " • ",
-    "maketitle": "",
-    "noindent": "",
-    "centering": "",
-}
-_SPACES = {",", ";", ":", " ", "\\", "quad", "qquad", "enspace", "thinspace", "newline", "linebreak", "par"}
-_NOTHING = {
-    "!",
-    "/",
-    "-",
-    "@",
-    "hspace",
-    "vspace",
-    "hskip",
-    "vskip",
-    "kern",
-    "smallskip",
-    "medskip",
-    "bigskip",
-}
-_DECLARATIONS: dict[str, SpanStyle] = {
-    "bf": "bold",
-    "bfseries": "bold",
-    "it": "italic",
-    "itshape": "italic",
-    "em": "italic",
-    "sl": "italic",
-    "tt": "code",
-    "ttfamily": "code",
-}
-_STYLED: dict[str, SpanStyle] = {
-    "textbf": "bold",
-    "textit": "italic",
-    "emph": "italic",
-    "textsl": "italic",
-    "texttt": "code",
-    "verb": "code",
-}
-_PLAIN = {"text", "mbox", "hbox", "fbox", "textrm", "textnormal", "textup", "textmd", "textsc", "textsf"}
-_PLAIN |= {"mathrm", "operatorname", "title", "author", "date", "underline", "uline", "boldsymbol", "bm"}
-_PLAIN |= {"section", "subsection", "subsubsection", "paragraph", "chapter", "label", "textcolor"}
 # A style macro glued to the word it styled (`\emphcorrelation`, `\textpolylog`, `\emphde facto`): crawls
 # lose the braces. A single letter or a capital (`\mathbbR`) is braced again before parsing (`damaged.py`).
 _GLUED_STYLE = re.compile(
     r"(?:emph(?!as)|text(?:bf|it|rm|tt|sf|sc)?|math(?:rm|bf|it|sf|cal|bb)|operatorname)(?=[a-z]{2})"
 )
-_CITES = {"cite", "citet", "citep", "citealt", "citealp", "citeauthor", "citeyear", "citeyearpar", "citenum"}
-_CITES |= {"nocite", "citetext", "citepalias", "citetalias", "parencite", "textcite", "autocite"}
-_REFS = {"ref", "autoref", "cref", "Cref", "pageref", "nameref"}
 _MATH_ENVS = {"equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*"}
 _MATH_ENVS |= {"eqnarray", "eqnarray*", "displaymath", "math", "flalign", "flalign*", "split"}
-_ROOTS = {"2": "√", "3": "∛", "4": "∜"}
-
-
-def _verbatim_arg(node: Any) -> str:
-    """The argument exactly as written, for URLs whose `~`, `%` and `_` are not markup."""
-    raw = str(node.latex_verbatim())
-    if raw.startswith("{") and raw.endswith("}"):
-        raw = raw[1:-1]
-    for escaped in ("%", "&", "_", "#", "$", "~"):
-        raw = raw.replace("\\" + escaped, escaped)
-    return raw
-
-
-def _wrap(text: str) -> str:
-    """Parenthesize a fraction part unless it is one symbol or number, so 1/(n+1) keeps its meaning."""
-    text = text.strip()
-    return text if len(text) <= 1 or text.replace(".", "").isalnum() else f"({text})"
 
 
 class Converter(LatexNodes2Text):  # type: ignore[misc]
@@ -197,8 +116,8 @@ class Converter(LatexNodes2Text):  # type: ignore[misc]
                 else:
                     parts.append(ligatures(node.chars))
                 continue
-            if node.isNodeType(latexwalker.LatexMacroNode) and node.macroname in _DECLARATIONS:
-                style = _DECLARATIONS[node.macroname]
+            if node.isNodeType(latexwalker.LatexMacroNode) and node.macroname in DECLARATIONS:
+                style = DECLARATIONS[node.macroname]
                 parts.append(OPEN[style])
                 closers.append(CLOSE[style])
                 continue
@@ -249,9 +168,7 @@ class Converter(LatexNodes2Text):  # type: ignore[misc]
         return str(self.node_to_text(node))
 
     def _unknown(self, name: str) -> bool:
-        known = name in _SYMBOLS or name in _SPACES or name in _NOTHING or name in _PLAIN
-        known = known or name in _STYLED or name in _CITES or name in _REFS or name in _HANDLERS
-        return not known and self.latex_context.get_macro_spec(name) is None and name.isalpha()
+        return not is_known(name) and self.latex_context.get_macro_spec(name) is None and name.isalpha()
 
     def chars_node_to_text(self, node: Any, textcol: int = 0) -> str:
         return ligatures(node.chars)
@@ -287,15 +204,9 @@ class Converter(LatexNodes2Text):  # type: ignore[misc]
             return self.args_text(node) or name
 
     def _macro(self, name: str, node: Any) -> str:
-        if name in _SYMBOLS:
-            return _SYMBOLS[name]
-        if name in _SPACES:
-            return " "
-        if name in _NOTHING:
-            return ""
-        handler = _handler(name)
-        if handler is not None:
-            return handler(self, node)
+        text = macro_text(self, name, node)
+        if text is not None:
+            return text
         if self.latex_context.get_macro_spec(name) is None:
             return self.args_text(node) or (name if name.isalpha() else "")
         return str(super().macro_node_to_text(node))
@@ -307,87 +218,6 @@ class Converter(LatexNodes2Text):  # type: ignore[misc]
             return self.args_text(node)
         finally:
             self._math = outer
-
-
-def _styled(conv: Converter, node: Any) -> str:
-    name = str(node.macroname)
-    body = node.nodeargd.verbatim_text if name == "verb" else conv.args_text(node)
-    return f"{OPEN[_STYLED[name]]}{body}{CLOSE[_STYLED[name]]}"
-
-
-def _cite(conv: Converter, node: Any) -> str:
-    keys = ", ".join(k.strip() for k in conv.args_text(node, 3).split(",") if k.strip())
-    pre, post = (conv._groupnodecontents_to_text(a) for a in node.nodeargd.argnlist[1:3])
-    if pre and not post:
-        pre, post = "", pre  # natbib: a single optional argument is the postnote
-    inner = ", ".join(part for part in (f"{pre} {keys}".strip(), post) if part)
-    return f" {OPEN['cite']}[{inner}]{CLOSE['cite']}"
-
-
-def _handler(name: str) -> Callable[[Converter, Any], str] | None:
-    """How a macro of one of the known kinds becomes text (None: pylatexenc's own way)."""
-    if name in _STYLED:
-        return _styled
-    if name in _PLAIN:
-        return Converter.upright_text
-    if name in _CITES:
-        return _cite
-    if name in _REFS:
-        return Converter.args_text
-    return _HANDLERS.get(name)
-
-
-def _href(conv: Converter, node: Any) -> str:
-    url = _verbatim_arg(node.nodeargd.argnlist[1])
-    label = conv._groupnodecontents_to_text(node.nodeargd.argnlist[2]).strip()
-    link = f"{OPEN['link']}{label or url}{CLOSE['link']}"
-    return link if not label or label == url else f"{link} ({url})"
-
-
-def _url(conv: Converter, node: Any) -> str:
-    return f"{OPEN['link']}{_verbatim_arg(node.nodeargd.argnlist[0])}{CLOSE['link']}"
-
-
-def _sqrt(conv: Converter, node: Any) -> str:
-    degree = conv._groupnodecontents_to_text(node.nodeargd.argnlist[0]).strip()
-    root = _ROOTS.get(degree or "2") or script(degree, "^") + "√"
-    return root + _wrap(conv._groupnodecontents_to_text(node.nodeargd.argnlist[1]))
-
-
-def _frac(conv: Converter, node: Any) -> str:
-    args = [conv._groupnodecontents_to_text(arg) for arg in node.nodeargd.argnlist if arg is not None]
-    return f"{_wrap(args[-2])}/{_wrap(args[-1])}"
-
-
-def _binom(conv: Converter, node: Any) -> str:
-    args = [conv._groupnodecontents_to_text(arg).strip() for arg in node.nodeargd.argnlist if arg is not None]
-    return f"C({args[-2]}, {args[-1]})"
-
-
-def _scripted(marker: str) -> Callable[[Converter, Any], str]:
-    return lambda conv, node: script(conv.args_text(node), marker)
-
-
-def _double_struck(conv: Converter, node: Any) -> str:
-    text = conv.args_text(node)
-    return "𝟙" if text.strip() == "1" else text
-
-
-_HANDLERS: dict[str, Callable[[Converter, Any], str]] = {
-    "href": _href,
-    "url": _url,
-    "sqrt": _sqrt,
-    "frac": _frac,
-    "dfrac": _frac,
-    "tfrac": _frac,
-    "nicefrac": _frac,
-    "binom": _binom,
-    "textsuperscript": _scripted("^"),
-    "textsubscript": _scripted("_"),
-    "mathds": _double_struck,
-    "mathbbm": _double_struck,
-    "eqref": lambda conv, node: f"({conv.args_text(node)})",
-}
 
 
 def argspec(name: str) -> str | None:
