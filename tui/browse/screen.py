@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events, on, work
+from textual import events, on
 from textual.actions import SkipAction
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.worker import get_current_worker
 
 from tui import keys
 from tui.browse import results
@@ -28,6 +27,7 @@ from tui.browse.panes import Panes
 from tui.browse.paper_detail import PaperDetail
 from tui.browse.paper_list import PaperList, Row, venue_width
 from tui.browse.search_bar import SearchBar
+from tui.browse.searching import Searches
 from tui.browse.similar_view import SimilarView
 from tui.screens.help import HelpScreen
 from tui.text import one_line, venue_year
@@ -44,8 +44,8 @@ class BrowseScreen(Screen[None]):
     """Receives the widgets' messages, asks the library, and pushes the answers down into the widgets.
 
     Parts it owns do the work: `Marking` marks, `Organising` tags, notes and saved searches, `Discovering`
-    facets and triage, `IndexBuilder` the build. Keys stay bound here (remapped by id); each action calls
-    one method of a part, and the parts answer with messages.
+    facets and triage, `IndexBuilder` the build, `Searches` the search worker. Keys stay bound here (remapped
+    by id); each action calls one method of a part, and the parts answer with messages.
     """
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Textual declares it so)
@@ -99,6 +99,9 @@ class BrowseScreen(Screen[None]):
         self.marking = Marking(self, library, lambda: self.paper_list, mark_read_delay=mark_read_delay)
         self.organising = Organising(self, library, lambda: self.paper_list)
         self.discovering = Discovering(self, library, lambda: self.paper_list, self.marking)
+        self.searches = Searches(
+            self, library, on_answer=self._apply, leaving=lambda: self.search_bar.leaving
+        )
         self.indexing = IndexBuilder(
             self,
             library,
@@ -112,8 +115,6 @@ class BrowseScreen(Screen[None]):
         self.similar: SimilarView | None = None
         self.query_restored = False  # the query came back from the last session and is still unchanged
         self.outcome = results.View("", "all", ())
-        self._serial = 0
-        self._applied = 0
         self._restore_id: str | None = None
         self._current: str | None = None
 
@@ -191,30 +192,13 @@ class BrowseScreen(Screen[None]):
 
     def run_search(self) -> None:
         """Search for the current query, filter and order in a thread; only the newest answer is shown."""
-        self._serial += 1
-        self._search(self._serial, self.query_text, self.filter, self.order)
+        self.searches.run(self.query_text, self.filter, self.order)
 
-    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
-    def _search(self, serial: int, query: str, filter: str, order: str) -> None:
-        worker = get_current_worker()
-        try:
-            outcome = self.library.view(query, filter, order, typing=True)  # the last word may be unfinished
-        except Exception as error:  # a failing search is reported in one line; the reader keeps going
-            if not worker.is_cancelled:
-                message = f"Search failed: {type(error).__name__}: {one_line(str(error))}"
-                self.app.call_from_thread(self.notify, message, severity="error", markup=False)
-                self.app.call_from_thread(self._release_keys)
-            return
-        if not worker.is_cancelled:
-            self.app.call_from_thread(self._apply, serial, outcome)
-
-    def _apply(self, serial: int, outcome: results.View) -> None:
-        if serial == self._serial and not outcome.waiting:
-            # Keys typed after leaving the search act on these results (a Leave on its way releases them);
-            # a query waiting for the index keeps them held until it has really run (typeahead.HOLD_LIMIT).
-            self._release_keys(hold=self.search_bar.leaving)
-        if serial != self._serial or self.similar is not None:
-            return  # a newer search is on its way, or the list is showing similar papers
+    def _apply(self, outcome: results.View) -> None:
+        """The newest search's answer (`Searches` drops older ones) becomes the list, unless the list is
+        showing similar papers."""
+        if self.similar is not None:
+            return  # the list is showing similar papers
         # A query that waited for the index is new once it really runs: show its best hit, not paper one.
         new_query = outcome.query != self.outcome.query or self.outcome.waiting
         self.outcome = outcome
@@ -253,8 +237,8 @@ class BrowseScreen(Screen[None]):
             self._set_query(event.query)  # the dwell clock starts when its results are shown
         else:
             self.marking.dwell(self.paper_list.selected_id)  # back to reading the paper shown
-        if self._serial == self._applied:
-            self._release_keys()  # nothing to wait for; otherwise _apply releases them with the results
+        if self.searches.settled:
+            self.searches.release_keys()  # nothing to wait for; otherwise the results release them
         elif isinstance(self.app, TypeAheadApp):
             self.app.hold_keys()  # the focus has moved: from now on a slow search may end the hold
 
@@ -342,11 +326,6 @@ class BrowseScreen(Screen[None]):
         self.marking.dwell(None)  # typing a query is not reading the paper shown
         self.set_focus(self.search_bar.input)
 
-    def _release_keys(self, hold: bool = False) -> None:
-        self._applied = self._serial
-        if isinstance(self.app, TypeAheadApp) and not hold:
-            self.app.release_keys()
-
     def action_switch_pane(self) -> None:
         self.set_focus(self.detail if self.paper_list.has_focus else self.paper_list)
 
@@ -431,8 +410,7 @@ class BrowseScreen(Screen[None]):
             self.notify("More like this needs the search index; it is still being built.", severity="warning")
             return
         self.similar = SimilarView.of(self.library, paper_id)
-        self._serial += 1  # any search still running must not replace the similar list
-        self._applied = self._serial  # and nothing is left to wait for
+        self.searches.supersede()  # any search still running must not replace the similar list
         self.paper_list.set_ids(self.similar.ids, select=paper_id)  # the detail follows: now the reference
         self.set_focus(self.paper_list)
         self._refresh_status()
@@ -445,7 +423,7 @@ class BrowseScreen(Screen[None]):
             self._leave_similar()
         elif self.query_text and self.focused is self.paper_list:
             if isinstance(self.app, TypeAheadApp):
-                self.app.hold_keys()  # keys typed next act on the whole list; _apply lets them through
+                self.app.hold_keys()  # keys typed next act on the whole list; its answer lets them through
             self.search_bar.set_value("")
             self._restore_id = self._current
             self._set_query("")
