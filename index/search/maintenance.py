@@ -18,7 +18,7 @@ from index.listings.catalog import load_catalog, no_headline, with_headlines
 from index.listings.reader import expand_paths
 from index.models import Catalog
 from index.search import build as whoosh_build
-from index.search import snapshot
+from index.search import snapshot, snapshot_encode
 from index.search import store as index_store
 from index.search.carry import carry_headlines
 from index.search.models import UpdateReport
@@ -171,7 +171,7 @@ class IndexMaintenance:
             return "an earlier update was interrupted"
         assert self._build is not None
         head = index_store.snapshot_head(self._build, manifest.generation, snapshot.HEAD_SIZE)
-        if snapshot.format_of(head) != snapshot.FORMAT:
+        if snapshot.format_of(head) != snapshot_encode.FORMAT:
             return "the stored catalog has an older format"
         diff = index_store.diff_files(manifest.files, _listing_files(listing_paths))
         if diff.clean:
@@ -285,7 +285,7 @@ class IndexMaintenance:
             hashes = {paper.id: content_hash(paper) for paper in catalog.papers}
             generation = whoosh_build.open_reader_index(build).latest_generation()
             manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
-            index_store.write_state(build, manifest, snapshot.encode_parts(catalog), hashes)
+            index_store.write_state(build, manifest, snapshot_encode.encode_parts(catalog), hashes)
             previous = self._build
             index_store.swap_current(self.index_dir, build)
             index_store.remove_stale_builds(self.index_dir, [build] + ([previous] if previous else []))
@@ -300,7 +300,7 @@ class IndexMaintenance:
             changed = [paper for paper in catalog.papers if old.get(paper.id) != hashes[paper.id]]
             new_ids = {paper.id for paper in changed if paper.id not in old}
             written = Spliced(changed, new_ids, removed, plains, hashes, [], (), len(catalog.papers))
-            counts = self._commit(written, stamps, snapshot.encode_parts(catalog), progress)
+            counts = self._commit(written, stamps, snapshot_encode.encode_parts(catalog), progress)
         self.reopen()
         # What was just written is in memory: the next `load_view` need not map and decode it again.
         self._snapshot = snapshot.Snapshot.from_catalog(catalog)
@@ -316,7 +316,7 @@ class IndexMaintenance:
         self,
         change: Spliced,
         stamps: tuple[index_store.FileStamp, ...],
-        parts: Iterable[snapshot.Chunk],
+        parts: Iterable[snapshot_encode.Chunk],
         progress: whoosh_build.Progress | None,
     ) -> tuple[int, int, int]:
         """One incremental Whoosh commit (when anything changed), then the state that marks it done.

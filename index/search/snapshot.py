@@ -1,178 +1,38 @@
-"""The catalog stored beside the index, laid out so a reader opens 56k papers without decoding them all.
+"""The snapshot stored beside the index, read: the list columns at once, a paper or the listings on demand.
 
-Three sections after a fixed header: a small "list" part (ids, headlines, venues, years, statuses: what the
-paper list, the position map and the facet counts need at start), one marshal record per paper (decoded only
-when that paper is shown or returned by a search), and the listings (decoded only when the whole `Catalog` is
-asked for). Marshal of tuples and strings loads at C speed; an `Entry` that only repeats its paper's fields
-(nearly all of them) is stored as an integer.
+`snapshot_encode.py` writes it and holds its layout; this side only reads it, so opening 56k papers decodes
+none of them until one is asked for.
 """
 
 from __future__ import annotations
 
 import gc
-import itertools
 import marshal
 import operator
 import struct
 from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from index.models import Catalog, Entry, LazyPapers, Listing, Notice, Paper, Source, metadata_keywords
+from index.search.snapshot_encode import FORMAT, HEADER, Where
 
-STREAM_ABOVE = 100_000
-"""Papers above which `encode_parts` encodes each record twice rather than hold all of them."""
-FORMAT = 4
-"""4: statuses joined the list part (facet counts per keystroke); an older snapshot is re-encoded by the next
-`ensure_current`/`update` (see `IndexMaintenance.staleness`), without re-indexing."""
-_MARSHAL_VERSION = 4
-_HEADER = struct.Struct("<QQQQ")  # format, then the byte lengths of the list part, the records, the listings
-HEAD_SIZE = _HEADER.size
-_Where = tuple[str, str]  # a source's (path, listing name), shared by every paper of one file
-Chunk = bytes | memoryview
-Columns = tuple[
-    list[str], list[str], list[str | None], list[int | None], list[str | None], list[_Where], list[Notice]
-]
-"""The list part's columns before encoding: ids, headlines, venues, years, statuses, wheres, notices."""
+HEAD_SIZE = HEADER.size
+"""How many leading bytes `format_of` needs."""
 
 
 class SnapshotDamaged(ValueError):
     """A record could not be decoded although the snapshot's frame was intact: the caller rebuilds."""
 
 
-def encode(catalog: Catalog) -> bytes:
-    """Serialise `catalog`; `decode(encode(c)) == c`."""
-    return b"".join(encode_parts(catalog))
-
-
-def encode_parts(catalog: Catalog) -> Iterator[bytes]:
-    """`encode(catalog)` as pieces to write one after another, never joined into one bytes object.
-
-    Above `STREAM_ABOVE` papers the records are not even all held at once: they are encoded twice, once for
-    their sizes (the offsets table precedes them) and once as they are written. At 250k papers that is 300 MB
-    less at the build's peak of memory, for a second or so of marshal.
-    """
-    where_index: dict[_Where, int] = {}
-
-    def source_row(source: Source) -> tuple[int, int, int]:
-        key = (source.path, source.listing)
-        ref = where_index.get(key)
-        if ref is None:
-            ref = where_index[key] = len(where_index)
-        return (ref, source.paragraph, source.line)
-
-    papers = catalog.papers
-    dumps = marshal.dumps
-
-    def record(paper: Paper) -> bytes:
-        return encode_record(paper, source_row, dumps)
-
-    # Either pass numbers the sources in paper order, so both write the same bytes.
-    chunks = [record(paper) for paper in papers] if len(papers) <= STREAM_ABOVE else None
-    offsets = array("q", [0])
-    offsets.extend(itertools.accumulate(map(len, chunks) if chunks else (len(record(p)) for p in papers)))
-    # Keyed by object identity: the catalog shares one Source object between a paper and its entry, and
-    # identity skips the dataclass __hash__. Equal but distinct objects only cost a fully stored entry.
-    owner: dict[int, int] = {}
-    for number, paper in enumerate(papers):
-        for source in paper.sources:
-            owner.setdefault(id(source), number)
-    listings = []
-    for listing in catalog.listings:
-        entries: list[Any] = []
-        for entry in listing.entries:
-            number = owner.get(id(entry.source), -1)
-            if number >= 0:
-                entries.append(encode_entry(entry, papers[number], number, source_row))
-            else:
-                entries.append((entry.abstract, source_row(entry.source), *entry.metadata_values()))
-        listings.append(
-            (
-                listing.path,
-                listing.name,
-                listing.venue,
-                listing.year,
-                listing.format,
-                entries,
-                [_notice(n) for n in listing.notices],
-            )
-        )
-    head = (
-        [paper.id for paper in papers],
-        [paper.headline for paper in papers],
-        [paper.venue for paper in papers],
-        [paper.year for paper in papers],
-        [paper.status for paper in papers],
-        list(where_index),
-        offsets.tobytes(),
-        [_notice(n) for n in catalog.notices],
-    )
-    light = marshal.dumps(head, _MARSHAL_VERSION)
-    rest = marshal.dumps(listings, _MARSHAL_VERSION)
-    header = _HEADER.pack(FORMAT, len(light), offsets[-1], len(rest))
-    yield header
-    yield light
-    yield from chunks if chunks is not None else map(record, papers)
-    yield rest
-
-
-def encode_spliced(
-    columns: Columns, lengths: Sequence[int], chunks: Sequence[Chunk], listings: list[Any]
-) -> Iterator[Chunk]:
-    """The pieces of a snapshot assembled from parts already encoded (see `index.search.splice`).
-
-    Args:
-        columns: ids, headlines, venues, years, statuses, the (path, listing name) table source rows point
-            into, and the catalog's notices.
-        lengths: each paper's record length, in paper order.
-        chunks: the records, in paper order: runs of the previous snapshot's records copied as they are,
-            and the records of papers encoded again.
-        listings: the listings part as `encode_parts` lays it out (entries as paper numbers or tuples).
-    """
-    ids, headlines, venues, years, statuses, wheres, notices = columns
-    offsets = array("q", [0])
-    offsets.extend(itertools.accumulate(lengths))
-    head = (ids, headlines, venues, years, statuses, wheres, offsets.tobytes(), [_notice(n) for n in notices])
-    light = marshal.dumps(head, _MARSHAL_VERSION)
-    rest = marshal.dumps(listings, _MARSHAL_VERSION)
-    yield _HEADER.pack(FORMAT, len(light), offsets[-1], len(rest))
-    yield light
-    yield from chunks
-    yield rest
-
-
-def encode_record(
-    paper: Paper,
-    source_row: Callable[[Source], tuple[int, int, int]],
-    dumps: Callable[..., bytes] = marshal.dumps,
-) -> bytes:
-    """One paper's record: what the list part does not hold, sources as rows into the (path, name) table."""
-    sources = tuple([source_row(source) for source in paper.sources])
-    return dumps((paper.abstract, paper.title, paper.authors, paper.url, sources), _MARSHAL_VERSION)
-
-
-def encode_entry(
-    entry: Entry, paper: Paper, number: int, source_row: Callable[[Source], tuple[int, int, int]]
-) -> Any:
-    """How the listings part stores an entry of paper `number`: the number alone for the paper's first
-    occurrence, (number, source row) for a duplicate that says nothing more, else the whole entry."""
-    if _repeats(entry, paper):
-        return number if entry.source is paper.sources[0] else (number, source_row(entry.source))
-    return (entry.abstract, source_row(entry.source), *entry.metadata_values())
-
-
-def _repeats(entry: Entry, paper: Paper) -> bool:
-    """Whether the entry says nothing its paper does not (field by field: no Entry built to compare)."""
-    return entry.abstract == paper.abstract and entry.metadata_values() == paper.metadata_values()
-
-
 def format_of(head: bytes) -> int | None:
     """The format number in a stored snapshot's first `HEAD_SIZE` bytes, None if too short."""
-    return int(_HEADER.unpack_from(head)[0]) if len(head) >= _HEADER.size else None
+    return int(HEADER.unpack_from(head)[0]) if len(head) >= HEADER.size else None
 
 
 def decode(data: bytes | memoryview) -> Catalog | None:
-    """The whole catalog `encode` wrote; None for another format or damaged data (the caller rebuilds)."""
+    """The whole catalog `snapshot_encode.encode` wrote; None for another format or damaged data (the caller
+    rebuilds)."""
     opened = Snapshot.open(data)
     if opened is None:
         return None
@@ -207,7 +67,7 @@ class Snapshot:
         self._papers: list[Paper | None] = [None] * len(ids)
         self._catalog: Catalog | None = None
         self._data: memoryview | None = None
-        self._wheres: list[_Where] = []
+        self._wheres: list[Where] = []
         self._offsets: array[int] = array("q")
         self._records_at = 0
         self._rest: tuple[int, int] = (0, 0)
@@ -234,10 +94,10 @@ class Snapshot:
         """Read the list part of `data` (bytes or a mapped file); None for another format or a bad frame."""
         view = memoryview(data)
         try:
-            version, light_len, records_len, rest_len = _HEADER.unpack_from(view)
-            if version != FORMAT or _HEADER.size + light_len + records_len + rest_len != len(view):
+            version, light_len, records_len, rest_len = HEADER.unpack_from(view)
+            if version != FORMAT or HEADER.size + light_len + records_len + rest_len != len(view):
                 return None
-            start = _HEADER.size
+            start = HEADER.size
             ids, headlines, venues, years, statuses, wheres, offsets, notices = marshal.loads(
                 view[start : start + light_len]
             )
@@ -304,7 +164,7 @@ class Snapshot:
                 yield paper
 
     @property
-    def wheres(self) -> list[_Where]:
+    def wheres(self) -> list[Where]:
         """The (path, listing name) table the stored source rows point into."""
         return self._wheres
 
@@ -321,7 +181,8 @@ class Snapshot:
         return list(map(operator.sub, offsets[1:], offsets[:-1]))
 
     def raw_listings(self) -> list[Any]:
-        """The listings part as `encode_parts` laid it out: entries as paper numbers or tuples."""
+        """The listings part as `snapshot_encode.encode_parts` laid it out: entries as paper numbers or
+        tuples."""
         assert self._data is not None
         at, length = self._rest
         try:
@@ -403,7 +264,3 @@ def _entry_from(paper: Paper, source: Source) -> Entry:
         year=paper.year,
         status=paper.status,
     )
-
-
-def _notice(notice: Notice) -> tuple[str, str, int | None]:
-    return (notice.path, notice.message, notice.line)

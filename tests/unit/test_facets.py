@@ -13,7 +13,7 @@ import pytest
 from index.library import Library
 from index.listings.identity import paper_id
 from index.models import Catalog
-from index.search import snapshot
+from index.search import snapshot, snapshot_encode
 from index.search.facets import FacetCounter, Facets, narrow
 from tests.conftest import run_papers
 from tests.unit.search_fixtures import make_catalog
@@ -117,13 +117,13 @@ def test_statuses_are_a_list_column_of_the_snapshot() -> None:
     catalog = make_catalog()
     papers = tuple(replace(paper, status="Oral" if n % 2 else None) for n, paper in enumerate(catalog.papers))
     changed = Catalog(catalog.listings, papers, catalog.notices)
-    opened = snapshot.Snapshot.open(snapshot.encode(changed))
+    opened = snapshot.Snapshot.open(snapshot_encode.encode(changed))
     assert opened is not None
     assert list(opened.statuses) == [paper.status for paper in papers]
     assert opened.paper(1).status == "Oral" and opened.paper(0).status is None
     assert snapshot.Snapshot.from_catalog(changed).statuses == [paper.status for paper in papers]
-    older = (3).to_bytes(8, "little") + snapshot.encode(changed)[8:]  # format 3 had no status column
-    assert snapshot.Snapshot.open(older) is None and snapshot.format_of(older) == 3 < snapshot.FORMAT
+    older = (3).to_bytes(8, "little") + snapshot_encode.encode(changed)[8:]  # format 3 had no status column
+    assert snapshot.Snapshot.open(older) is None and snapshot.format_of(older) == 3 < snapshot_encode.FORMAT
 
 
 def test_cli_foryou_and_facets(listing: Path, tmp_path: Path) -> None:

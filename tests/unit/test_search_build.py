@@ -19,7 +19,7 @@ from whoosh.writing import SegmentWriter
 from index.listings.catalog import load_catalog, no_headline, paper_headline, plain_headlines
 from index.render.abstract import to_plain
 from index.search import build as whoosh_build
-from index.search import carry, snapshot
+from index.search import carry, snapshot, snapshot_encode
 from index.search.fastwrite import FastSegmentWriter
 from index.search.index import SearchIndex
 from index.search.schema import WordAnalyzer, WordPositions, build_schema, document
@@ -261,9 +261,10 @@ def test_index_progress_is_a_bar_on_a_terminal(tmp_path: Path) -> None:
 
 def test_a_streamed_snapshot_is_the_same_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
     catalog = load_catalog([SEEDS])
-    whole = snapshot.encode(catalog)
-    monkeypatch.setattr(snapshot, "STREAM_ABOVE", 0)  # encode each record twice instead of holding them
-    parts = snapshot.encode_parts(catalog)
+    whole = snapshot_encode.encode(catalog)
+    # Encode each record twice instead of holding them.
+    monkeypatch.setattr(snapshot_encode, "STREAM_ABOVE", 0)
+    parts = snapshot_encode.encode_parts(catalog)
     assert not isinstance(parts, list | tuple)  # a generator: nothing is encoded before it is written
     assert b"".join(parts) == whole
     assert snapshot.decode(whole) == catalog

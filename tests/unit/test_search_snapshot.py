@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from index.models import Catalog, Entry, Listing, Notice
-from index.search import snapshot
+from index.search import snapshot, snapshot_encode
 from tests.unit.search_fixtures import PAPERS, make_catalog, merge_catalogs
 
 
@@ -25,10 +25,10 @@ def test_round_trip_with_duplicates_differing_entries_and_notices() -> None:
         (Notice("b", "odd", 3),),
     )
     catalog = Catalog((merged.listings[0], listing), merged.papers, (Notice("x", "bad", None),))
-    assert snapshot.decode(snapshot.encode(catalog)) == catalog
+    assert snapshot.decode(snapshot_encode.encode(catalog)) == catalog
 
 
 def test_damaged_or_foreign_data_gives_none() -> None:
     assert snapshot.decode(b"not marshal at all") is None
-    good = snapshot.encode(make_catalog())
+    good = snapshot_encode.encode(make_catalog())
     assert snapshot.decode(good[: len(good) // 2]) is None

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import index.headline
-from index.search import maintenance, snapshot
+from index.search import maintenance, snapshot_encode
 from index.search import store as index_store
 from index.search.index import SearchIndex
 from index.search.schema import SCHEMA_VERSION
@@ -165,8 +165,9 @@ def test_a_snapshot_of_an_older_format_is_re_encoded_without_a_rebuild(tmp_path:
     build = index_store.current_build(tmp_path / "ix")
     manifest = index_store.read_manifest(build, 10**9) if build else None
     assert build is not None and manifest is not None
-    payload = snapshot.encode(catalog)
-    older = (snapshot.FORMAT - 1).to_bytes(8, "little") + payload[8:]  # the format number leads the header
+    payload = snapshot_encode.encode(catalog)
+    # The format number leads the header.
+    older = (snapshot_encode.FORMAT - 1).to_bytes(8, "little") + payload[8:]
     index_store.write_state(build, manifest, older, index_store.read_hashes(build, manifest.generation))
     reopened = SearchIndex.open(tmp_path / "ix")
     assert "older format" in (reopened.staleness([a]) or "")
