@@ -129,7 +129,7 @@ def whoosh_baseline(listings: Path, index_dir: Path, work: Path, typed: Sequence
     """The keystrokes the way they ran before the array ranker: Whoosh's collector and `terms_within`."""
     _say("keystrokes through Whoosh's collector (array ranker off)")
     plain = Library.open([listings], index_dir=index_dir, data_dir=work / "data2")
-    plain._search_index()._fast_ranker = lambda searcher: None  # type: ignore[method-assign]
+    plain._search_index()._matcher.fast_ranker = lambda searcher: None  # type: ignore[method-assign]
     near = NearWords(plain._search_index()._maintenance.searcher.reader(), "abstract")
     near._swaps = None  # "did you mean" asks Whoosh's terms_within, as before
     plain._search_index()._near = near
@@ -180,7 +180,8 @@ def mix(index: SearchIndex, reps: int) -> tuple[list[float], list[float]]:
     for query in QUERY_MIX:
         first.append(timed(lambda q=query.whoosh: index.search(q, limit=20, highlight_top=20)))
         for _ in range(reps):
-            index._cache.clear()  # a new query each time, as bench_search times it (no public switch)
+            # A new query each time, as bench_search times it (no public switch).
+            index._matcher._cache.clear()
             later.append(timed(lambda q=query.whoosh: index.search(q, limit=20, highlight_top=20)))
     return first, later
 

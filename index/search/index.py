@@ -4,13 +4,12 @@
 filters left for the caller (the index holds no marks: `index.views` applies them), `hits(ids, ...)` the
 details of the ones shown, `suggest` a corrected query, `spans` where a query's terms stand in one paper,
 `similar` and `for_you` papers like others (likeness.py). Opening, freshness, building and updating are the
-job of the `IndexMaintenance` (maintenance.py) each SearchIndex owns; ranking is ranking.py's (fastrank.py
-scores whole posting lists per generation, with Whoosh's exact results; Whoosh's collector answers what it
-cannot reproduce), "did you mean" suggest.py's, which asks `terms_within` (nearwords.py) per word so that it
-suggests words, not stems. A SearchIndex is shared by the reader's threads (its search worker, the warm-up,
-the discovery workers, the detail pane), so every call that reads the index holds the maintenance's lock
-(`reading`): Whoosh's readers seek and read shared file handles. Another process may update the same
-directory meanwhile.
+job of the `IndexMaintenance` (maintenance.py) each SearchIndex owns; parsing and ranking a query, cached per
+generation, the `Matcher`'s (matching.py, over ranking.py and fastrank.py); "did you mean" suggest.py's,
+which asks `terms_within` (nearwords.py) per word so that it suggests words, not stems. A SearchIndex is
+shared by the reader's threads (its search worker, the warm-up, the discovery workers, the detail pane), so
+every call that reads the index holds the maintenance's lock (`reading`): Whoosh's readers seek and read
+shared file handles. Another process may update the same directory meanwhile.
 """
 
 from __future__ import annotations
@@ -18,13 +17,11 @@ from __future__ import annotations
 import functools
 import string
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
 from index.models import Catalog, Paper
 from index.render.abstract import to_plain
@@ -33,6 +30,7 @@ from index.search import snapshot
 from index.search.highlight import WordTerms, snippet
 from index.search.likeness import Likeness
 from index.search.maintenance import IndexMaintenance, IndexUnavailable
+from index.search.matching import Matcher
 from index.search.models import (
     Highlight,
     Matched,
@@ -44,14 +42,13 @@ from index.search.models import (
     UpdateReport,
 )
 from index.search.profile import ForYouHit
-from index.search.query import QUERY_HELP, ParsedQuery, QueryParsers, last_word_as_prefix, plain_words
-from index.search.ranking import TIME_LIMIT, Ranked, Terms, rank
+from index.search.query import QUERY_HELP, last_word_as_prefix, plain_words
+from index.search.ranking import TIME_LIMIT, Terms
 from index.search.schema import stemming_analyzer
 from index.search.snapshot import Snapshot
 from index.search.suggest import suggest
 
 if TYPE_CHECKING:  # numpy (100-300 ms to import) loads on the first search, not before the first paint
-    from index.search.fastrank import FastRanker
     from index.search.idcolumn import DocIds
     from index.search.nearwords import NearWords
     from index.search.termarrays import Docnums
@@ -60,7 +57,6 @@ __all__ = ["QUERY_HELP", "SUGGEST_BELOW", "IndexUnavailable", "SearchIndex", "Un
 
 SUGGEST_BELOW = 5
 """A query with fewer results than this (after `is:` filters) gets a "did you mean" check."""
-_CACHE_SIZE = 64
 
 
 _P = ParamSpec("_P")
@@ -100,13 +96,11 @@ class SearchIndex:
     def _forget_generation(self) -> None:
         """Drop what was cached for the previous generation: the maintenance calls this on every reopen."""
         ix = self._maintenance.ix
-        self._parsers: QueryParsers | None = QueryParsers(ix.schema) if ix is not None else None
+        self._matcher = Matcher(ix.schema if ix is not None else None, self._analyzer, self._ids_of)
         self._position: dict[str, int] | None = None
         self._docids: DocIds | None = None
-        self._cache: OrderedDict[str, Ranked] = OrderedDict()
         self._plain = lru_cache(maxsize=2048)(to_plain)
         self._suggestions: dict[str, str | None] = {}
-        self._fast: tuple[Any, FastRanker | None] | None = None
         self._near: NearWords | None = None
 
     # ----- the directory: IndexMaintenance's, under the names callers have always used -------------------
@@ -195,7 +189,7 @@ class SearchIndex:
                 return
             self._positions(view)
             self._ids_of(())
-            ranker = self._fast_ranker(searcher)
+            ranker = self._matcher.fast_ranker(searcher)
             if ranker is not None:
                 ranker.warm()
         for letter in string.ascii_lowercase:
@@ -240,49 +234,6 @@ class SearchIndex:
 
     # ----- searching -------------------------------------------------------------------------------------
 
-    def _parse(self, text: str) -> ParsedQuery:
-        assert self._parsers is not None
-        searcher = self._maintenance.searcher
-
-        def frequency(field: str, term: str) -> tuple[int, int]:
-            return searcher.doc_frequency(field, term), searcher.doc_count_all()
-
-        return self._parsers.parse(text, frequency)
-
-    def _ranked(self, parsed: ParsedQuery, top: int | None = None, scored: bool = True) -> Ranked:
-        """`ranking.rank` for this query, cached per query text until the next commit.
-
-        A full scored ranking also answers any `top` later asked of the same text.
-        """
-        every = self._cache.get(parsed.text)
-        if every is not None:
-            self._cache.move_to_end(parsed.text)
-            return every if top is None else every.first(top)
-        key = parsed.text if scored and top is None else f"{parsed.text}\x00{top if scored else 'unscored'}"
-        cached = self._cache.get(key)
-        if cached is not None:
-            self._cache.move_to_end(key)
-            return cached
-        searcher = self._maintenance.searcher
-        ranked = rank(searcher, parsed.query, self._ids_of, top, scored, self._fast_ranker(searcher))
-        self._cache[key] = ranked
-        if len(self._cache) > _CACHE_SIZE:
-            self._cache.popitem(last=False)
-        return ranked
-
-    def _fast_ranker(self, searcher: Any) -> FastRanker | None:
-        """This generation's array ranker (posting lists read once, kept), or None if it cannot be exact."""
-        if self._fast is None or self._fast[0] is not searcher:
-            from index.search.fastrank import FastRanker
-            from index.search.termarrays import Unsupported
-
-            try:
-                ranker: FastRanker | None = FastRanker(searcher, TIME_LIMIT / 2)
-            except Unsupported:
-                ranker = None
-            self._fast = (searcher, ranker)
-        return self._fast[1]
-
     @reading
     def match(
         self, query: str, limit: int | None = None, *, ranked: bool = True, typing: bool = False
@@ -303,8 +254,9 @@ class SearchIndex:
                 (`last_word_as_prefix`), the same query as typing that word with a `*`.
         """
         self._maintenance.refresh()
+        searcher = self._maintenance.searcher
         searched = last_word_as_prefix(query) if typing else query
-        parsed = self._parse(searched)
+        parsed = self._matcher.parse(searcher, searched)
         notices = [parsed.notice] if parsed.notice else []
         terms: Terms = {}
         scores: tuple[float, ...] = ()
@@ -314,25 +266,17 @@ class SearchIndex:
             total = len(ids)
         else:
             top = limit if limit is not None and limit >= SUGGEST_BELOW and not parsed.filters else None
-            ids, scores, terms, timed_out, total = self._ranked(parsed, top, ranked)
+            ids, scores, terms, timed_out, total = self._matcher.ranked(searcher, parsed, top, ranked)
             if parsed.fallback and not ids:
-                ids, scores, terms, timed_out, total = self._near_spellings(parsed, ranked, notices)
+                ids, scores, terms, timed_out, total = self._matcher.near_spellings(
+                    searcher, parsed, ranked, notices
+                )
             if timed_out:
                 notices.append(f"search stopped after {TIME_LIMIT:g} s; results are incomplete")
         notice = "; ".join(notices) or None
         # "Did you mean" leaves alone a word still being typed, unless even its completions find nothing.
         words = tuple(plain_words(query)) if searched != query and not ids else parsed.words
         return Matched(query, ids, scores, terms, parsed.filters, words, notice, total)
-
-    def _near_spellings(self, parsed: ParsedQuery, ranked: bool, notices: list[str]) -> Ranked:
-        """A malformed query whose plain words found nothing: its words within two typos, as a last resort."""
-        assert self._parsers is not None
-        near = self._parsers.near_words(parsed.text, self._analyzer)
-        if near is None:
-            return Ranked((), (), {}, False, 0)
-        near_parsed = replace(parsed, text=f"\x00near:{parsed.text}", query=near)
-        notices[0] = (parsed.notice or "").replace("as plain words", "as plain words and near spellings")
-        return self._ranked(near_parsed, None, ranked)
 
     @reading
     def hits(

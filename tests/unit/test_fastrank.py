@@ -84,25 +84,27 @@ def check(index: SearchIndex, typed: list[str]) -> int:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ranking, "TIME_LIMIT", 3600.0)
         for text in typed:
-            parsed = index._parse(text).query
+            parsed = index._matcher.parse(searcher, text).query
             if parsed is None:
                 continue
-            whoosh_full = rank(searcher, index._parse(text).query, index._ids_of)
+            whoosh_full = rank(searcher, index._matcher.parse(searcher, text).query, index._ids_of)
             assert not whoosh_full.timed_out, text
             try:
                 full = fast.hits(parsed)
-                top = fast.hits(index._parse(text).query, top=20)
-                unscored = fast.hits(index._parse(text).query, scored=False)
+                top = fast.hits(index._matcher.parse(searcher, text).query, top=20)
+                unscored = fast.hits(index._matcher.parse(searcher, text).query, scored=False)
             except (Unsupported, TooSlow):
                 continue  # Whoosh answers these in the reader too
             answered += 1
             assert index._ids_of(full.docnums) == whoosh_full.ids, text
             assert tuple(full.scores.tolist()) == whoosh_full.scores, text  # bit for bit, not approximately
-            whoosh_top = rank(searcher, index._parse(text).query, index._ids_of, top=20)
+            whoosh_top = rank(searcher, index._matcher.parse(searcher, text).query, index._ids_of, top=20)
             assert not whoosh_top.timed_out and index._ids_of(top.docnums) == whoosh_top.ids, text
             counts = (full.total, top.total, whoosh_full.total, whoosh_top.total)
             assert counts == (len(full.docnums),) * 4, (text, counts)  # a top-N answer counts every match
-            whoosh_unscored = rank(searcher, index._parse(text).query, index._ids_of, scored=False)
+            whoosh_unscored = rank(
+                searcher, index._matcher.parse(searcher, text).query, index._ids_of, scored=False
+            )
             assert not whoosh_unscored.timed_out, text
             assert index._ids_of(unscored.docnums) == whoosh_unscored.ids, text
     return answered
@@ -137,7 +139,7 @@ def test_a_multi_segment_index_with_deletions_is_what_the_seeds_test_covers(seed
 def test_typed_prefixes_keep_the_ranking_in_the_search_api(seeds_index: SearchIndex) -> None:
     """Through SearchIndex.search, as the reader asks: every prefix of a typed query, all hits ranked."""
     reference = SearchIndex.open(seeds_index.index_dir)
-    reference._fast_ranker = lambda searcher: None  # type: ignore[method-assign]
+    reference._matcher.fast_ranker = lambda searcher: None  # type: ignore[method-assign]
     try:
         for typed in ("diffusion models for images", "graph neural networks", "reinforcement learning"):
             for end in range(1, len(typed) + 1):
