@@ -12,15 +12,8 @@ from index.headline.analysis import analyse
 from index.headline.features import Vocabulary
 from index.headline.phrases import LENGTHS
 from index.headline.pipeline import headline
-from index.headline.train import (
-    DEVELOPMENT,
-    HELD_OUT,
-    _run_hash,
-    _span_hashes,
-    phrase_ends,
-    title_phrases,
-    train,
-)
+from index.headline.title_phrases import phrase_ends, run_hash, span_hashes, title_phrases
+from index.headline.train import DEVELOPMENT, HELD_OUT, train
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "jsonl"
 VENUES = (*HELD_OUT, *DEVELOPMENT, "icml", "acl")
@@ -75,8 +68,8 @@ def test_a_span_of_an_abstract_hashes_as_the_same_words_of_a_title_do() -> None:
     known: dict[str, int] = {}
     starts = np.array([analysis.words.index("long"), len(analysis.words) - 5])
     three = LENGTHS.tolist().index(3)
-    hashes = _span_hashes(analysis.words, starts, known)
-    wanted = _run_hash(["long", "document", "retrieval"], known)
+    hashes = span_hashes(analysis.words, starts, known)
+    wanted = run_hash(["long", "document", "retrieval"], known)
     assert int(hashes[0, three]) == wanted == int(hashes[1, three])
     assert int(hashes[0, three + 1]) != wanted
 
