@@ -22,7 +22,9 @@ from index.headline.rouge import rouge_words
 from index.headline.words import DANGLING
 
 FEWEST_TITLE_USES: Final = 20
+"""Title phrases a word must be in before `phrase_ends` judges it: a rarer word says nothing."""
 RAREST_END: Final = 0.05
+"""A word ending fewer than this share of the title phrases it is in never ends a headline's phrase."""
 
 
 def phrase_ends(titles: Sequence[str], vocabulary: Vocabulary) -> npt.NDArray[np.bool_]:
@@ -72,11 +74,15 @@ def _ends_phrase(words: Sequence[str], number: int) -> bool:
 
 
 MASK: Final = (1 << 64) - 1
+"""Python's integers do not wrap: `run_hash` masks to 64 bits, as numpy's uint64 in `span_hashes` wraps."""
 HASH_BASE: Final = 1_000_003
 HASH_INVERSE: Final = pow(HASH_BASE, -1, 1 << 64)
+"""Odd, so invertible mod 2^64: a span's hash is a difference of prefix sums scaled back by base^start."""
 
 
 def word_hash(word: str, known: dict[str, int]) -> int:
+    """A word's 64-bit hash, the same in every run (Python's `hash` of a str is salted per process), kept in
+    `known` since a batch repeats its words many times."""
     found = known.get(word)
     if found is None:
         found = known[word] = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
