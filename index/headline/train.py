@@ -300,6 +300,17 @@ def main() -> None:
         help="train without the development venues, report on them, write nothing",
     )
     args = parser.parse_args()
+    # Both checked before the two minutes of training, so a mistyped path costs a second, not the run.
+    if not args.development:
+        try:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            parser.exit(2, f"train: {args.out.parent}: not a folder ({error.strerror}); pass another --out\n")
+    wanted = (*HELD_OUT, *DEVELOPMENT) if args.development else HELD_OUT
+    missing = [venue for venue in wanted if not (args.corpus / f"{venue}.jsonl").is_file()]
+    if missing:
+        names = ", ".join(f"{venue}.jsonl" for venue in missing)
+        parser.exit(2, f"train: {args.corpus}: no {names} there; pass --corpus the corpus's JSONL folder\n")
     model, figures = train(args.corpus, development=args.development)
     label = "development" if args.development else "held-out"
     print(f"{label} ROUGE-1 {figures['held_out_rouge_1']:.4f}, ROUGE-L {figures['held_out_rouge_l']:.4f}")

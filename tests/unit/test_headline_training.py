@@ -3,6 +3,8 @@ the same figures twice: on a small corpus cut from the real one, with few steps.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -83,3 +85,34 @@ def test_a_word_titles_put_only_before_their_noun_is_one_no_headline_ends_on() -
     never = phrase_ends(titles, vocabulary)
     # "large" ends 1 of its 25 phrases; "models" ends 24; "language" ends none, but 12 titles are too few
     assert never.tolist() == [False, True, False, False]
+
+
+def _train_script(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "index.headline.train", *arguments],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_wrong_corpus_or_out_path_is_one_line_before_any_training(tmp_path: Path) -> None:
+    (tmp_path / "venues").mkdir()
+    (tmp_path / "venues" / "iccv.jsonl").write_text("", encoding="utf-8")
+    out = tmp_path / "new" / "weights" / "model.npz"
+    done = _train_script("--corpus", str(tmp_path / "venues"), "--out", str(out))
+    assert done.returncode == 2
+    corpus = tmp_path / "venues"
+    assert done.stderr.splitlines() == [
+        f"train: {corpus}: no naacl.jsonl, uai.jsonl there; pass --corpus the corpus's JSONL folder"
+    ]
+    assert out.parent.is_dir()  # the folder for the weights is made first, so the run can write them
+
+    (tmp_path / "a file").write_text("", encoding="utf-8")
+    done = _train_script(
+        "--corpus", str(tmp_path / "venues"), "--out", str(tmp_path / "a file" / "model.npz")
+    )
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"train: {tmp_path / 'a file'}: not a folder (") and "Traceback" not in done.stderr
