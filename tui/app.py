@@ -7,24 +7,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
-from tui import watchers
-from tui.browse.panes import Panes
-from tui.browse.paper_detail import PaperDetail
-from tui.browse.paper_list import PaperList
+from tui import keys, watchers
 from tui.browse.screen import BrowseScreen
-from tui.browse.search_bar import SearchBar
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.help import HelpScreen
-from tui.screens.note_editor import NoteEditor
-from tui.screens.prompt import Prompt
-from tui.screens.saved_searches import SavedSearches
 from tui.session import SessionDriver, driver_class
+from tui.text import one_line
 from tui.typeahead import TypeAheadApp
 
 if TYPE_CHECKING:
@@ -64,6 +57,7 @@ class PapersApp(TypeAheadApp):
         self.mark_read_delay = mark_read_delay
         self.default_theme = theme
         self.keymap_overrides = dict(keymap or {})
+        self._keymap_problems: list[str] = []
         self.freeze_gc = freeze_gc
         """Freeze the objects alive once the search is warm (`gc.freeze`), as the `papers` command does: the
         library's tens of thousands of long-lived objects would make each full collection a 90-100 ms pause in
@@ -104,13 +98,34 @@ class PapersApp(TypeAheadApp):
         self.exit(return_code=event.exit_code)
 
     def _apply_keymap(self) -> None:
-        """Remap bindings by id (config `[keymap]`); an unknown id is named, not silently dropped."""
+        """Remap bindings by id (config `[keymap]`); an unknown id is named, not silently dropped, and a key
+        another binding uses is named with it when the screen holding both is first shown."""
         known = binding_ids()
         unknown = sorted(set(self.keymap_overrides) - known)
+        self._keymap_problems = []
         if unknown:
-            message = f"config: unknown key binding id(s) {', '.join(unknown)} (see ? for the ids)"
-            self.notify(message, severity="warning", timeout=10)
-        self.set_keymap({key: value for key, value in self.keymap_overrides.items() if key in known})
+            self._keymap_problems.append(f"unknown binding id(s) {', '.join(unknown)} (see ? for the ids)")
+        self.keymap_overrides = {key: value for key, value in self.keymap_overrides.items() if key in known}
+        self.set_keymap(self.keymap_overrides)
+        self._clashes_told: set[tuple[str, str]] = set()
+        self.screen_change_signal.subscribe(self, self._check_remaps)
+
+    def _check_remaps(self, screen: Screen[Any]) -> None:
+        """A screen is shown: once it is composed, say once per pair which remapped key another key uses."""
+        self.call_after_refresh(self._tell_clashes, screen)
+
+    def _tell_clashes(self, screen: Screen[Any]) -> None:
+        nodes = [self, screen, *screen.query("*")]
+        said, self._keymap_problems = self._keymap_problems, []
+        for binding_id, other_id, key in keys.remap_clashes(nodes, self.keymap_overrides):
+            pair = (min(binding_id, other_id), max(binding_id, other_id))
+            if pair not in self._clashes_told:
+                self._clashes_told.add(pair)
+                value = self.keymap_overrides[binding_id]
+                said.append(f"{binding_id} = {value!r} takes {key}, which {other_id} also uses (remap one)")
+        if said:
+            message = one_line(f"config: keymap: {'; '.join(said)}")
+            self.notify(message, severity="warning", timeout=10, markup=False)
 
     def _remember_theme(self, theme: Theme) -> None:
         if not self.library.marks.read_only:
@@ -139,16 +154,33 @@ class PapersApp(TypeAheadApp):
             yield from screen.commands()
 
 
+def declared_bindings() -> list[tuple[str, type[DOMNode], Binding]]:
+    """Every binding with an id that a class of the reader declares in its own `BINDINGS`, with the class.
+
+    Found from the classes themselves (every subclass of Textual's `DOMNode` defined in `tui`, which this
+    module imports, directly or not), so a new screen's keys are remappable the day it is written.
+    """
+    found: list[tuple[str, type[DOMNode], Binding]] = []
+    seen: set[type[DOMNode]] = set()
+    pending: list[type[DOMNode]] = [DOMNode]
+    while pending:
+        cls = pending.pop()
+        for sub in cls.__subclasses__():
+            if sub not in seen:
+                seen.add(sub)
+                pending.append(sub)
+    for owner in sorted(seen, key=lambda cls: (cls.__module__, cls.__qualname__)):
+        if not owner.__module__.startswith("tui.") or "BINDINGS" not in owner.__dict__:
+            continue
+        for binding in owner.__dict__["BINDINGS"]:
+            if isinstance(binding, Binding) and binding.id is not None:
+                found.append((binding.id, owner, binding))
+    return found
+
+
 def binding_ids() -> set[str]:
     """Every binding id a user may remap in the config's `[keymap]` table."""
-    screens = (BrowseScreen, HelpScreen, ConfirmScreen, Prompt, NoteEditor, SavedSearches)
-    owners = (PapersApp, *screens, PaperList, PaperDetail, Panes, SearchBar)
-    return {
-        binding.id
-        for owner in owners
-        for binding in owner.BINDINGS
-        if isinstance(binding, Binding) and binding.id is not None
-    }
+    return {binding_id for binding_id, _owner, _binding in declared_bindings()}
 
 
 def make_app(library: Library, **options: Any) -> PapersApp:

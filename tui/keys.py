@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 
 from textual.app import SystemCommand
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.widget import Widget
 
 Owner = tuple[str, Widget]
@@ -129,3 +130,38 @@ def commands(owners: Iterable[Owner]) -> Iterable[SystemCommand]:
                 f"key: {keys_for(owner, binding)}",
                 partial(owner.run_action, binding.action),
             )
+
+
+def key_names(keys: str) -> set[str]:
+    """A binding's comma-separated keys in the long form Textual matches on ("?" is "question_mark")."""
+    return {binding.key for binding in Binding.make_bindings([Binding(keys, "")])}
+
+
+def remap_clashes(nodes: Iterable[DOMNode], keymap: Mapping[str, str]) -> list[tuple[str, str, str]]:
+    """Keys a user's keymap gives to a binding that another binding of the same focus chain also uses.
+
+    Two bindings clash when both hold a key and one's node is the other's or an ancestor of it (a key goes
+    to the focused widget, then up through its ancestors to the screen and the app); siblings never see
+    the same key at once. Only pairs where the keymap moved at least one of the two are reported: the
+    reader's own shared keys (`j` in the list and in the detail pane) are by design.
+
+    Returns:
+        `(remapped id, the other id, key)` for each clash, remapped ids first in the keymap's order.
+    """
+    bound: list[tuple[DOMNode, str, set[str]]] = []
+    for node in nodes:
+        for cls in type(node).__mro__:
+            for binding in cls.__dict__.get("BINDINGS", ()):
+                if isinstance(binding, Binding) and binding.id is not None:
+                    bound.append((node, binding.id, key_names(keymap.get(binding.id, binding.key))))
+    clashes: list[tuple[str, str, str]] = []
+    for node, binding_id, held in bound:
+        if binding_id not in keymap:
+            continue
+        for other_node, other_id, other_held in bound:
+            shared = held & other_held
+            if other_id == binding_id or not shared:
+                continue
+            if other_node is node or other_node in node.ancestors or node in other_node.ancestors:
+                clashes.append((binding_id, other_id, min(shared)))
+    return list(dict.fromkeys(clashes))

@@ -339,3 +339,24 @@ async def test_every_triage_key_counts_and_undoes_exactly_in_every_state(
         await pilot.pause()
         assert _marks(venues, paper_id) == before, "u in triage puts the paper back exactly"
         assert "0 ★ starred · 0 #later · 0 skipped" in triage_text(app, "progress")
+
+
+async def test_triage_and_facet_keys_remap_by_id(venues: Library) -> None:
+    """The ids help shows for triage and the facet panel work in `[keymap]`: `w` tags later, `c` closes."""
+    app = reader(venues, keymap={"triage.later": "w", "facets.close": "c"})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        first = browse(app).paper_list.selected_id
+        assert first is not None
+        await pilot.press("T", "w")
+        await pilot.pause()
+        assert "later" in venues.organiser.tags(first)
+        await pilot.press("q", "f")
+        await settle(pilot)
+        panel = browse(app).query_one(FacetPanel)
+        assert panel.display and panel.has_focus
+        await pilot.press("c")
+        await pilot.pause()
+        assert not panel.display
+        messages = [notification.message for notification in app._notifications]
+        assert not any("unknown" in message for message in messages), messages
