@@ -275,6 +275,25 @@ def _migrated_copy(conn: sqlite3.Connection) -> sqlite3.Connection:
     return copy
 
 
+def _columns(conn: sqlite3.Connection) -> set[tuple[str, str]]:
+    tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")]
+    return {
+        (table, str(column[1]))
+        for table in tables
+        for column in conn.execute("SELECT * FROM pragma_table_info(?)", (table,))
+    }
+
+
+def _reads_as_ours(conn: sqlite3.Connection) -> bool:
+    """Whether a newer schema still has every table and column this version reads: then its marks show
+    (read-only), since a newer `papers` that adds to the schema keeps what older ones wrote readable."""
+    ours = _empty_in_memory()
+    try:
+        return _columns(ours) <= _columns(conn)
+    finally:
+        ours.close()
+
+
 def _open_read_only(path: Path) -> tuple[sqlite3.Connection, str | None]:
     """Open an existing file without writing; `immutable` covers a WAL file whose folder forbids the -shm."""
     if not path.is_file():
@@ -292,7 +311,7 @@ def _open_read_only(path: Path) -> tuple[sqlite3.Connection, str | None]:
             continue
         if version < SCHEMA_VERSION:
             return _migrated_copy(conn), None
-        if version != SCHEMA_VERSION:
+        if version > SCHEMA_VERSION and not _reads_as_ours(conn):
             conn.close()
             return _empty_in_memory(), f"{path} has schema version {version}; showing no stars"
         return conn, None

@@ -273,8 +273,16 @@ def test_a_database_from_a_newer_papers_is_read_but_not_written(tmp_path: Path) 
     with StateStore.open(tmp_path) as opened:
         assert opened.read_only
         assert "newer" in _single_notice(opened)
+        assert opened.starred_ids() == {A}  # what it still reads as ours shows
         with pytest.raises(StateReadOnlyError, match="newer papers"):
             opened.star([B])
+    conn = sqlite3.connect(tmp_path / DB_NAME)
+    conn.execute("ALTER TABLE paper_state RENAME COLUMN starred_at TO starred_when")
+    conn.close()
+    with StateStore.open(tmp_path) as opened:  # a schema this papers cannot read: nothing shown, nothing lost
+        assert opened.read_only
+        assert "showing no stars" in _single_notice(opened)
+        assert opened.starred_ids() == set()
 
 
 # -- merging: newest timestamp wins per paper and slot (flags, each tag, the note) and per saved search --
