@@ -131,7 +131,7 @@ def _terminal_first_screen(listings: Path) -> tuple[float, float]:
             every = _poll_screen(session, lambda screen: f"{expected} papers · " in screen) - started
         finally:
             subprocess.run(["tmux", "kill-session", "-t", session], check=False)
-            time.sleep(3)  # the reader's hangup path saves and exits (tui/session.py), its build with it
+            time.sleep(3)  # the reader's hangup path saves and exits (tui/terminal.py), its build with it
     return first, every
 
 

@@ -75,7 +75,7 @@ def profile_terms(index: SearchIndex, stars: list[str]) -> dict[str, float]:
 
 
 def fts5_table(index: SearchIndex, work: Path) -> sqlite3.Connection:
-    view = index.load_view()
+    view = index.load_snapshot()
     assert view is not None
     conn = sqlite3.connect(work / "fts5.db")
     start = time.perf_counter()
@@ -96,7 +96,7 @@ def latency(
     index_dir: Path, stars: list[str], pool: list[str], runs: int, fts5: sqlite3.Connection | None
 ) -> None:
     index = SearchIndex.open(index_dir)
-    view = index.load_view()
+    view = index.load_snapshot()
     assert view is not None
     everyone = list(view.ids)
     chooser = random.Random(len(stars))
@@ -129,7 +129,7 @@ def latency(
 
 def shares(index_dir: Path, found: dict[str, str], draws: int = 3) -> None:
     index = SearchIndex.open(index_dir)
-    view = index.load_view()
+    view = index.load_snapshot()
     assert view is not None
     for topic, rule in TOPICS.items():
         papers = [pid for pid in view.ids if rule.search(found.get(pid, ""))]
@@ -153,7 +153,7 @@ def main() -> None:
     args = parser.parse_args()
     found = titles()
     index = SearchIndex.open(args.index_dir)
-    view = index.load_view()
+    view = index.load_snapshot()
     assert view is not None, f"no index in {args.index_dir}"
     rule = TOPICS["reinforcement learning"]
     topic = [pid for pid in view.ids if rule.search(found.get(pid, ""))]

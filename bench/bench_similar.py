@@ -87,7 +87,7 @@ def share_in_corpus(index: SearchIndex, labels: dict[str, frozenset[str]], top: 
 
 def time_similar(index_dir: Path, queries: int, seed: int = 12) -> None:
     index = SearchIndex.open(index_dir)
-    view = index.load_view()
+    view = index.load_snapshot()
     assert view is not None, f"no index in {index_dir}"
     chosen = random.Random(seed).sample(list(view.ids), queries)
     index.similar(chosen[0])  # the first call opens readers and caches

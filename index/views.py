@@ -15,8 +15,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import compress
 
+from index.search.answers import ForYouHit, Highlight, Matched, SearchHit
 from index.search.index import SUGGEST_BELOW, SearchIndex
-from index.search.models import ForYouHit, Highlight, Matched, SearchHit
 from index.search.query import FOR_YOU_TAG_FILTER, NOTE_FILTER, TAG_FILTER, mark_filters
 from index.state.notes import note_matches, pattern_words
 from index.state.store import StateLookup, StateStore

@@ -16,7 +16,7 @@ from textual.theme import Theme
 
 from tui import keys, watchers
 from tui.browse.screen import BrowseScreen
-from tui.session import SessionDriver, driver_class
+from tui.terminal import TerminalDriver, driver_class
 from tui.text import one_line
 from tui.typeahead import TypeAheadApp
 
@@ -83,10 +83,10 @@ class PapersApp(TypeAheadApp):
         self.push_screen(browse)
 
     def get_driver_class(self) -> type[Driver]:
-        # The driver that ends the session cleanly when the terminal goes away (see tui/session.py).
+        # The driver that ends the session cleanly when the terminal goes away (see tui/terminal.py).
         return driver_class(super().get_driver_class())
 
-    def on_session_driver_ended(self, event: SessionDriver.Ended) -> None:
+    def on_terminal_driver_ended(self, event: TerminalDriver.Ended) -> None:
         """Hangup, SIGTERM or a vanished terminal: save the view now (the exit may be cut short); quit."""
         self.log.system(f"session ended: {event.reason}")
         for screen in self.screen_stack:

@@ -26,7 +26,7 @@ def run_reader(library: Library) -> int:
     Textual is imported only here, so every subcommand starts without paying for it.
 
     Returns:
-        The exit code: 0 after a normal quit, 128 + N after signal N or a hangup (see tui/session.py).
+        The exit code: 0 after a normal quit, 128 + N after signal N or a hangup (see tui/terminal.py).
     """
     os.environ.setdefault("TEXTUAL_FPS", str(FRAME_RATE))  # read once, when Textual is imported
     from tui.app import make_app  # deferred: subcommands never pay for importing Textual

@@ -16,11 +16,11 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 from index import __version__
-from index.cli import catalog as cli_catalog
 from index.cli import common as cli_common
 from index.cli import discover as cli_discover
 from index.cli import organise as cli_organise
 from index.cli import search as cli_search
+from index.cli import show as cli_show
 from index.cli import state as cli_state
 from index.cli.errors import EXIT_FAILURE, EXIT_OK, CommandError
 from index.library import Library
@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     common = argparse.ArgumentParser(add_help=False)
     _add_common_options(common, suppress=True)
-    for module in (cli_catalog, cli_search, cli_state, cli_organise, cli_discover):
+    for module in (cli_show, cli_search, cli_state, cli_organise, cli_discover):
         module.register(subparsers, common)
     return parser
 

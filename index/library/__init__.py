@@ -12,12 +12,12 @@ from index.library.discovery import Discovery
 from index.library.exports import Exported, ExportFormat, Exports, Imported, ImportFormatError, Merged, Which
 from index.library.facade import Library, Progress
 from index.library.marks import Counts, Marks
-from index.library.organising import Organiser
+from index.library.organiser import Organiser
 from index.library.papers import MIN_PREFIX, PaperPage, Papers, UnknownPaperId, safe
-from index.library.session import SessionMemory
+from index.library.session_memory import SessionMemory
+from index.search.answers import ForYouHit, Highlight, MatchSpan, SearchHit, SimilarHit, UpdateReport
 from index.search.facets import Facets
 from index.search.index import IndexUnavailable, UnknownPaper
-from index.search.models import ForYouHit, Highlight, MatchSpan, SearchHit, SimilarHit, UpdateReport
 from index.search.query import QUERY_HELP
 from index.state.base import Applied, StateError, StateReadOnlyError
 from index.state.changes import InputError

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from index import views
+from index.search.answers import ForYouHit, SimilarHit
 from index.search.facets import FacetCounter, Facets
 from index.search.facets import narrow as narrow_query
 from index.search.index import IndexUnavailable, SearchIndex
-from index.search.models import ForYouHit, SimilarHit
 from index.search.snapshot import Snapshot
 from index.state.store import StateStore
 from index.views import View
@@ -90,7 +90,7 @@ class Discovery:
         until the index is ready; ids the index does not have are not counted.
         """
         index = self._ready_index()
-        snapshot = index.load_view() if index is not None else None
+        snapshot = index.load_snapshot() if index is not None else None
         if snapshot is None:
             return NO_FACETS
         if self._facet_counter is None or self._facet_counter[0] is not snapshot:

@@ -18,13 +18,13 @@ from index.config import Config, load_config, resolve_data_dir, resolve_index_di
 from index.library.discovery import Discovery
 from index.library.exports import Exports
 from index.library.marks import Marks
-from index.library.organising import Organiser
+from index.library.organiser import Organiser
 from index.library.papers import Papers, open_papers
-from index.library.session import SessionMemory
+from index.library.session_memory import SessionMemory
 from index.listings.catalog import load_catalog, no_headline
-from index.search import store as index_store
+from index.search import layout
+from index.search.answers import Highlight, MatchSpan, UpdateReport
 from index.search.index import QUERY_HELP, IndexUnavailable, SearchIndex
-from index.search.models import Highlight, MatchSpan, UpdateReport
 from index.state.store import StateStore
 from index.views import View
 
@@ -202,7 +202,7 @@ class Library:
         except IndexUnavailable as error:
             self.notices.append(str(error))
             return str(error)
-        snapshot = index.load_view()
+        snapshot = index.load_snapshot()
         with self._lock:
             if snapshot is not None:
                 self._papers = Papers(snapshot, snapshot.notices, self._spans)
@@ -238,12 +238,12 @@ class Library:
 
     def indexed(self) -> int:
         """How many papers the index holds."""
-        view = self._search_index().load_view()
+        view = self._search_index().load_snapshot()
         return len(view) if view else 0
 
     def publish_index(self) -> None:
         """Make the index readable, and not writable, by every user of a shared server (`--shared`)."""
-        index_store.publish(self.index_dir)
+        layout.publish(self.index_dir)
 
     def warm_search(self, pause: float = 0.0) -> None:
         """Read what the first search needs (see `SearchIndex.warm`), so the first keystroke does not wait."""

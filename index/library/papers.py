@@ -22,8 +22,8 @@ from index.models import Catalog, Notice, Paper, Rendered
 from index.render.abstract import render, to_plain
 from index.render.pdf_glyphs import counts as glyph_counts
 from index.render.sanitize import safe_url, sanitize
+from index.search.answers import Highlight, MatchSpan
 from index.search.index import IndexUnavailable, SearchIndex
-from index.search.models import Highlight, MatchSpan
 from index.search.snapshot import Snapshot
 from index.state.bibtex import citable
 from index.state.transfer import Described, first_sentence
@@ -197,7 +197,7 @@ class Papers:
         return repaired, dropped
 
 
-class Opened(NamedTuple):
+class OpenedPapers(NamedTuple):
     """What `open_papers` found: the papers, one-line notices about the index, and whether it is ready."""
 
     papers: Papers
@@ -209,14 +209,16 @@ class Opened(NamedTuple):
     """Every listing file was read: False when the reader, with no index, read only the first files."""
 
 
-def open_papers(index: SearchIndex, listing_paths: Sequence[Path], spans: Spans, *, reader: bool) -> Opened:
+def open_papers(
+    index: SearchIndex, listing_paths: Sequence[Path], spans: Spans, *, reader: bool
+) -> OpenedPapers:
     """The papers of `listing_paths`: from the index's snapshot when it is current, else parsed now.
 
     Args:
         reader: the reader also takes a shared (read-only) index that lags the listings, saying so in a
             notice, rather than parse 56k papers on every start, and an empty one; the command line parses
             the listings then, so that it can say what is wrong with them. With no usable index the reader
-            gets only the first listing files (`FIRST_SCREEN`, `Opened.complete`).
+            gets only the first listing files (`FIRST_SCREEN`, `OpenedPapers.complete`).
     """
     notices: list[str] = []
     staleness = index.staleness(listing_paths)
@@ -227,18 +229,18 @@ def open_papers(index: SearchIndex, listing_paths: Sequence[Path], spans: Spans,
             notices.append(f"the shared index in {index.index_dir} is older than the listings ({staleness})")
     if snapshot is None and reader:
         first, complete = load_first_listings(listing_paths, FIRST_SCREEN, no_headline)
-        return Opened(Papers(first, first.notices, spans), notices, False, complete)
+        return OpenedPapers(Papers(first, first.notices, spans), notices, False, complete)
     if snapshot is None or not (reader or len(snapshot)):
         catalog = load_catalog(listing_paths, no_headline)
-        return Opened(Papers(catalog, catalog.notices, spans), notices, False)
+        return OpenedPapers(Papers(catalog, catalog.notices, spans), notices, False)
     listed = snapshot.notices if reader else _respelled(snapshot, listing_paths)
-    return Opened(Papers(snapshot, listed, spans), notices, True)
+    return OpenedPapers(Papers(snapshot, listed, spans), notices, True)
 
 
 def _snapshot(index: SearchIndex, notices: list[str]) -> Snapshot | None:
     """The index's snapshot, or None when it has none or it cannot be read (`notices` says why)."""
     try:
-        return index.load_view()
+        return index.load_snapshot()
     except IndexUnavailable as error:  # damaged, or written by an older version
         notices.append(str(error))
         return None

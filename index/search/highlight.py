@@ -12,7 +12,7 @@ from typing import Any
 
 from whoosh import query as wq
 
-from index.search.models import MatchSpan, Snippet
+from index.search.answers import MatchSpan, Snippet
 from index.search.prefixes import PrefixTerm
 from index.search.schema import WORD_RE
 

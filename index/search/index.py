@@ -27,11 +27,7 @@ from index.models import Catalog, Paper
 from index.render.abstract import to_plain
 from index.search import build as whoosh_build
 from index.search import snapshot
-from index.search.highlight import WordTerms, snippet
-from index.search.likeness import Likeness
-from index.search.maintenance import IndexMaintenance, IndexUnavailable
-from index.search.matching import Matcher
-from index.search.models import (
+from index.search.answers import (
     Highlight,
     Matched,
     MatchSpan,
@@ -41,6 +37,10 @@ from index.search.models import (
     UnknownPaper,
     UpdateReport,
 )
+from index.search.highlight import WordTerms, snippet
+from index.search.likeness import Likeness
+from index.search.maintenance import IndexMaintenance, IndexUnavailable
+from index.search.matching import Matcher
 from index.search.profile import ForYouHit
 from index.search.query import QUERY_HELP, last_word_as_prefix, plain_words
 from index.search.ranking import TIME_LIMIT, Terms
@@ -139,9 +139,9 @@ class SearchIndex:
         """One-line notices gathered so far (stale read-only index, rebuilt corrupt index), then cleared."""
         return self._maintenance.take_notices()
 
-    def load_view(self) -> Snapshot | None:
-        """This generation's papers without reading a listing (see `IndexMaintenance.load_view`)."""
-        return self._maintenance.load_view()
+    def load_snapshot(self) -> Snapshot | None:
+        """This generation's papers without reading a listing (see `IndexMaintenance.load_snapshot`)."""
+        return self._maintenance.load_snapshot()
 
     def close(self) -> None:
         self._maintenance.close()
@@ -149,9 +149,9 @@ class SearchIndex:
     # ----- papers ----------------------------------------------------------------------------------------
 
     @reading
-    def load_snapshot(self) -> Catalog | None:
-        """The whole catalog this generation was built from (every paper decoded: prefer `load_view`)."""
-        view = self.load_view()
+    def stored_catalog(self) -> Catalog | None:
+        """The whole catalog this generation was built from (every paper decoded: prefer `load_snapshot`)."""
+        view = self.load_snapshot()
         if view is None:
             return None
         try:
@@ -160,7 +160,7 @@ class SearchIndex:
             raise self._maintenance.damaged() from None
 
     def _paper(self, paper_id: str) -> Paper:
-        view = self.load_view()
+        view = self.load_snapshot()
         if view is None:
             raise UnknownPaper(paper_id)
         number = self._positions(view).get(paper_id)
@@ -184,7 +184,7 @@ class SearchIndex:
         with self._maintenance.lock:
             self._maintenance.refresh()
             searcher = self._maintenance.searcher
-            view = self.load_view()
+            view = self.load_snapshot()
             if searcher is None or view is None:
                 return
             self._positions(view)
@@ -209,7 +209,7 @@ class SearchIndex:
     def resolve_id(self, key: str) -> str | None:
         """`key` as an exact id or a unique id prefix (what `papers show` accepts), else None."""
         self._maintenance.refresh()
-        view = self.load_view()
+        view = self.load_snapshot()
         ids = view.ids if view else []
         if key in ids:
             return key
@@ -261,7 +261,7 @@ class SearchIndex:
         terms: Terms = {}
         scores: tuple[float, ...] = ()
         if parsed.query is None:
-            view = self.load_view()
+            view = self.load_snapshot()
             ids: tuple[str, ...] = tuple(view.ids) if view else ()
             total = len(ids)
         else:

@@ -11,8 +11,8 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from index.models import Paper
+from index.search.answers import SimilarHit, UnknownPaper
 from index.search.highlight import WordTerms
-from index.search.models import SimilarHit, UnknownPaper
 from index.search.profile import ForYouHit, Profile
 from index.search.schema import title_text
 from index.search.similar import HeadlinePostings, Similarity

@@ -18,13 +18,12 @@ from index.listings.catalog import load_catalog, no_headline, with_headlines
 from index.listings.reader import expand_paths
 from index.models import Catalog
 from index.search import build as whoosh_build
-from index.search import snapshot, snapshot_encode
-from index.search import store as index_store
+from index.search import layout, snapshot, snapshot_encode
+from index.search.answers import UpdateReport
 from index.search.carry import carry_headlines
-from index.search.models import UpdateReport
+from index.search.layout import Manifest, WriterLock
 from index.search.schema import SCHEMA_VERSION, content_hash
 from index.search.splice import Spliced, splice
-from index.search.store import Manifest, WriterLock
 
 BUILD_WAIT = 600.0
 """How long a process with no index at all waits for another one that is building it."""
@@ -48,7 +47,7 @@ class IndexMaintenance:
         Whoosh's readers seek and read shared file handles, so two threads reading at once get each
         other's bytes, and a reopen closes the handles a search is reading."""
         self.index_dir = index_dir
-        self.read_only = not index_store.writable(index_dir)
+        self.read_only = not layout.writable(index_dir)
         self.notices: list[str] = []
         self.ix: Any = None
         """The open Whoosh index, None when there is none (or it is damaged: see `_broken`)."""
@@ -70,8 +69,8 @@ class IndexMaintenance:
     def _reopen(self) -> None:
         self.close()
         self._snapshot = None
-        self._token = index_store.current_token(self.index_dir)
-        self._build = index_store.current_build(self.index_dir)
+        self._token = layout.current_token(self.index_dir)
+        self._build = layout.current_build(self.index_dir)
         self._broken = None
         if self._build is not None:
             try:
@@ -89,7 +88,7 @@ class IndexMaintenance:
             IndexUnavailable: there is no usable index to search.
         """
         with self.lock:
-            if index_store.current_token(self.index_dir) != self._token:
+            if layout.current_token(self.index_dir) != self._token:
                 self._reopen()
             elif self.searcher is not None and not self.searcher.up_to_date():
                 # A fresh searcher, not searcher.refresh(): refresh() reuses segment readers and can miss
@@ -112,7 +111,7 @@ class IndexMaintenance:
             f"the search index in {self.index_dir} is damaged; rebuild it: papers index --rebuild"
         )
 
-    def load_view(self) -> snapshot.Snapshot | None:
+    def load_snapshot(self) -> snapshot.Snapshot | None:
         """This generation's papers without reading a listing: the list columns now, each paper on first use.
 
         None when there is no index; raises IndexUnavailable when the stored snapshot is damaged or of an
@@ -121,7 +120,7 @@ class IndexMaintenance:
         with self.lock:
             if self._snapshot is None and self._build is not None and self.ix is not None:
                 manifest = self._manifest()
-                data = index_store.map_snapshot(self._build, manifest.generation) if manifest else None
+                data = layout.map_snapshot(self._build, manifest.generation) if manifest else None
                 self._snapshot = snapshot.Snapshot.open(data) if data is not None else None
                 if self._snapshot is None:
                     raise self.damaged()
@@ -133,7 +132,7 @@ class IndexMaintenance:
         manifest = self._manifest() if self._full_build_reason() is None else None
         if manifest is None or self._build is None:
             return {}
-        data = index_store.map_snapshot(self._build, manifest.generation)
+        data = layout.map_snapshot(self._build, manifest.generation)
         stored = snapshot.Snapshot.open(data) if data is not None else None
         return dict(zip(stored.ids, stored.headlines, strict=True)) if stored is not None else {}
 
@@ -143,7 +142,7 @@ class IndexMaintenance:
     def _manifest(self) -> Manifest | None:
         if self._build is None or self.ix is None:
             return None
-        return index_store.read_manifest(self._build, self._generation())
+        return layout.read_manifest(self._build, self._generation())
 
     def _full_build_reason(self) -> str | None:
         if self._broken is not None:
@@ -155,7 +154,7 @@ class IndexMaintenance:
             return "the index has no manifest"
         if manifest.schema_version != SCHEMA_VERSION:
             return f"the index format changed (version {manifest.schema_version} -> {SCHEMA_VERSION})"
-        if self._build is not None and not index_store.snapshot_intact(self._build, manifest.generation):
+        if self._build is not None and not layout.snapshot_intact(self._build, manifest.generation):
             self._broken = "its catalog snapshot is damaged"
             return f"the index in {self.index_dir} was unreadable ({self._broken})"
         return None
@@ -170,10 +169,10 @@ class IndexMaintenance:
         if manifest.generation != self._generation():
             return "an earlier update was interrupted"
         assert self._build is not None
-        head = index_store.snapshot_head(self._build, manifest.generation, snapshot.HEAD_SIZE)
+        head = layout.snapshot_head(self._build, manifest.generation, snapshot.HEAD_SIZE)
         if snapshot.format_of(head) != snapshot_encode.FORMAT:
             return "the stored catalog has an older format"
-        diff = index_store.diff_files(manifest.files, _listing_files(listing_paths))
+        diff = layout.diff_files(manifest.files, _listing_files(listing_paths))
         if diff.clean:
             return None
         parts = [
@@ -272,8 +271,8 @@ class IndexMaintenance:
             if self._broken is not None:
                 self.notices.append(f"{reason}; rebuilding it")
             # Under the lock: a build-N other than the live one was left by a killed builder; none is kept.
-            index_store.remove_stale_builds(self.index_dir, [self._build] if self._build else [])
-            build = index_store.new_build_dir(self.index_dir)
+            layout.remove_stale_builds(self.index_dir, [self._build] if self._build else [])
+            build = layout.new_build_dir(self.index_dir)
             try:
                 headlines = whoosh_build.build(
                     build, catalog.papers, progress, workers=min(2, os.cpu_count() or 1)
@@ -285,16 +284,16 @@ class IndexMaintenance:
             hashes = {paper.id: content_hash(paper) for paper in catalog.papers}
             generation = whoosh_build.open_reader_index(build).latest_generation()
             manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
-            index_store.write_state(build, manifest, snapshot_encode.encode_parts(catalog), hashes)
+            layout.write_state(build, manifest, snapshot_encode.encode_parts(catalog), hashes)
             previous = self._build
-            index_store.swap_current(self.index_dir, build)
-            index_store.remove_stale_builds(self.index_dir, [build] + ([previous] if previous else []))
+            layout.swap_current(self.index_dir, build)
+            layout.remove_stale_builds(self.index_dir, [build] + ([previous] if previous else []))
             counts = (len(catalog.papers), 0, 0)
         else:
             assert self._build is not None
             manifest_before = self._manifest()
             assert manifest_before is not None
-            old = index_store.read_hashes(self._build, manifest_before.generation)
+            old = layout.read_hashes(self._build, manifest_before.generation)
             catalog, hashes, plains = carry_headlines(catalog, stored or {}, old)
             removed = [paper_id for paper_id in old if paper_id not in hashes]
             changed = [paper for paper in catalog.papers if old.get(paper.id) != hashes[paper.id]]
@@ -302,7 +301,7 @@ class IndexMaintenance:
             written = Spliced(changed, new_ids, removed, plains, hashes, [], (), len(catalog.papers))
             counts = self._commit(written, stamps, snapshot_encode.encode_parts(catalog), progress)
         self.reopen()
-        # What was just written is in memory: the next `load_view` need not map and decode it again.
+        # What was just written is in memory: the next `load_snapshot` need not map and decode it again.
         self._snapshot = snapshot.Snapshot.from_catalog(catalog)
         return UpdateReport(
             *counts,
@@ -315,7 +314,7 @@ class IndexMaintenance:
     def _commit(
         self,
         change: Spliced,
-        stamps: tuple[index_store.FileStamp, ...],
+        stamps: tuple[layout.FileStamp, ...],
         parts: Iterable[snapshot_encode.Chunk],
         progress: whoosh_build.Progress | None,
     ) -> tuple[int, int, int]:
@@ -333,7 +332,7 @@ class IndexMaintenance:
             writer_ix.close()
         generation = whoosh_build.open_reader_index(self._build).latest_generation()
         manifest = Manifest(SCHEMA_VERSION, generation, stamps, change.papers)
-        index_store.write_state(self._build, manifest, parts, change.hashes)
+        layout.write_state(self._build, manifest, parts, change.hashes)
         added = len(change.new_ids)
         return (added, len(change.changed) - added, len(change.removed))
 
@@ -346,18 +345,18 @@ class IndexMaintenance:
         manifest = self._manifest() if self._full_build_reason() is None else None
         if manifest is None or manifest.generation != self._generation() or self._build is None:
             return None
-        data = index_store.map_snapshot(self._build, manifest.generation)
+        data = layout.map_snapshot(self._build, manifest.generation)
         stored = snapshot.Snapshot.open(data) if data is not None else None
         if stored is None:
             return None
-        old = index_store.read_hashes(self._build, manifest.generation)
+        old = layout.read_hashes(self._build, manifest.generation)
         try:
             change = splice(stored, manifest.files, listing_paths, old)
         except snapshot.SnapshotDamaged:
             return None
         if change is None:
             return None
-        stamps = index_store.diff_files(manifest.files, [os.path.abspath(f) for f in change.files]).stamps
+        stamps = layout.diff_files(manifest.files, [os.path.abspath(f) for f in change.files]).stamps
         counts = self._commit(change, stamps, change.parts, progress)
         papers = change.papers
         del change, stored, data  # the copied records point into the previous snapshot's mapping
@@ -382,9 +381,9 @@ def _listing_files(listing_paths: Sequence[Path]) -> list[str]:
     return [os.path.abspath(path) for path in files]
 
 
-def _stamps(catalog: Catalog, recorded: Manifest | None) -> tuple[index_store.FileStamp, ...]:
+def _stamps(catalog: Catalog, recorded: Manifest | None) -> tuple[layout.FileStamp, ...]:
     """Stamps of the catalog's listing files; a file whose size and mtime did not move keeps its recorded
     digest (hashing 160 unchanged files cost 0.1 s of every update)."""
     named = catalog.files or [listing.path for listing in catalog.listings]
     paths = [os.path.abspath(path) for path in named]
-    return index_store.diff_files(recorded.files if recorded is not None else (), paths).stamps
+    return layout.diff_files(recorded.files if recorded is not None else (), paths).stamps

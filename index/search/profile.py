@@ -25,7 +25,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
-from index.search.models import ForYouHit
+from index.search.answers import ForYouHit
 from index.search.postings import Postings, Seed
 from index.search.similar import KeyTerm
 

@@ -1,6 +1,6 @@
 """Turning what the user typed into a Whoosh query: syntax, state filters, and a plain-words fallback.
 
-Part of the search package (Whoosh stays behind the types in `index.search.models`): a malformed query never
+Part of the search package (Whoosh stays behind the types in `index.search.answers`): a malformed query never
 raises, it is searched as plain words and the caller tells the user so. What a parsed `word*` becomes is
 prefix_query.py's.
 """

@@ -31,9 +31,9 @@ from index.listings.identity import merge_keyed, paper_id
 from index.listings.reader import expand_paths, read_listing
 from index.models import Catalog, Entry, Listing, Notice, Paper, Source
 from index.search.carry import carry_headlines
+from index.search.layout import FileStamp
 from index.search.snapshot import Snapshot
 from index.search.snapshot_encode import Chunk, encode_entry, encode_record, encode_spliced
-from index.search.store import FileStamp
 
 _T = TypeVar("_T")
 

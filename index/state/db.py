@@ -88,7 +88,7 @@ class Corrupt(Exception):
 
 
 @dataclass
-class Opened:
+class OpenedDatabase:
     """A connection plus what the user should be told about how it was opened."""
 
     conn: sqlite3.Connection
@@ -324,7 +324,7 @@ def _reason(error: BaseException) -> str:
     return str(error)
 
 
-def open_database(data_dir: Path) -> Opened:
+def open_database(data_dir: Path) -> OpenedDatabase:
     """Open (creating if needed) the state database in `data_dir`, degrading rather than failing.
 
     A damaged file is moved aside and replaced; a folder that cannot be written yields a read-only
@@ -334,7 +334,7 @@ def open_database(data_dir: Path) -> Opened:
     notices: list[Notice] = []
     for _attempt in range(2):
         try:
-            return Opened(_open_writable_when_free(data_dir), path, None, notices)
+            return OpenedDatabase(_open_writable_when_free(data_dir), path, None, notices)
         except Corrupt as error:
             try:
                 with _exclusive(data_dir / "state.lock"):
@@ -348,12 +348,12 @@ def open_database(data_dir: Path) -> Opened:
             except OSError as move_error:
                 reason = f"damaged ({error}) and cannot be moved aside ({_reason(move_error)})"
                 notices.append(Notice(str(path), f"{reason}; stars and read marks are read-only"))
-                return Opened(_empty_in_memory(), path, reason, notices)
+                return OpenedDatabase(_empty_in_memory(), path, reason, notices)
         except NewerSchema as error:
             conn, problem = _open_read_only(path)
             reason = f"written by a newer papers ({error}); upgrade papers to change stars"
             notices.append(Notice(str(path), problem or reason))
-            return Opened(conn, path, reason, notices)
+            return OpenedDatabase(conn, path, reason, notices)
         except (OSError, sqlite3.Error) as error:
             if isinstance(error, sqlite3.Error) and error_code(error) not in _UNWRITABLE_CODES:
                 raise
@@ -365,7 +365,7 @@ def open_database(data_dir: Path) -> Opened:
             )
             if problem:
                 notices.append(Notice(str(path), problem))
-            return Opened(conn, path, reason, notices)
+            return OpenedDatabase(conn, path, reason, notices)
     reason = "the state database kept failing its integrity check"
     notices.append(Notice(str(path), f"{reason}; stars and read marks are read-only"))
-    return Opened(_empty_in_memory(), path, reason, notices)
+    return OpenedDatabase(_empty_in_memory(), path, reason, notices)

@@ -37,7 +37,7 @@ from index.state.changes import (
 )
 from index.state.db import open_database
 from index.state.searches import SavedSearch
-from index.state.session import JSONValue, SessionMemory
+from index.state.session_table import JSONValue, SessionTable
 
 __all__ = [
     "UNDO_DEPTH",
@@ -79,7 +79,7 @@ class Toggled:
     seq: int
 
 
-class StateStore(SessionMemory):
+class StateStore(SessionTable):
     """One user's marks and session memory; every change to a paper goes through one undoable path."""
 
     @classmethod

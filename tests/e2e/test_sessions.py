@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from index.config import load_config
-from index.library.session import SessionMemory
+from index.library.session_memory import SessionMemory
 from index.state.store import StateStore
 from tests.conftest import SEEDS
 from tests.e2e import processes
@@ -32,7 +32,7 @@ EXIT_LIMIT = 2.0
 """Seconds from pulling the terminal away to the reader having exited (issue 11)."""
 CPU_LIMIT = 1.0
 """CPU seconds the reader may use meanwhile: a clean exit takes ~0.2; a spinning input loop burns ~1 a
-second until the 1.5 s watchdog (tui/session.py) cuts it short."""
+second until the 1.5 s watchdog (tui/terminal.py) cuts it short."""
 STARTUP_TIMEOUT = 90  # a cold Python + Textual start on a loaded 2-core CI box (over ssh too)
 SELECTED_ID = re.compile(r"\bid ([0-9a-f]{12})\b")
 """The open paper's id, as the detail pane shows it."""

@@ -16,7 +16,7 @@ from index.library import Library
 from index.library import papers as library_papers
 from index.listings.catalog import load_catalog, no_headline
 from index.search import build as whoosh_build
-from index.search.store import WriterLock
+from index.search.layout import WriterLock
 from tests.conftest import SEEDS
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, reader, status_text

@@ -1,4 +1,4 @@
-"""The end of a session, in process: the app's answer to `SessionDriver.Ended`, the driver's input loop on a
+"""The end of a session, in process: the app's answer to `TerminalDriver.Ended`, the driver's input loop on a
 dead pty, and the watcher pruning that keeps a long session's memory flat. tests/e2e/test_sessions.py does the
 same with real terminals, tmux and ssh.
 """
@@ -23,7 +23,7 @@ from textual.widgets._footer import FooterKey
 from index.library import Library
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, reader
-from tui import session, watchers
+from tui import terminal, watchers
 
 WATCHERS = "__watchers"
 
@@ -35,19 +35,19 @@ async def test_ended_saves_the_view_and_exits_with_the_signal_status(library: Li
         await pilot.press("j", "j")
         selected = browse(app).paper_list.selected_id
         assert selected is not None and selected != library.session.get("selected")
-        app.post_message(session.SessionDriver.Ended("SIGHUP", session.HANGUP_EXIT))
+        app.post_message(terminal.TerminalDriver.Ended("SIGHUP", terminal.HANGUP_EXIT))
         await settle(pilot)
     assert app.return_code == 129
     assert library.session.get("selected") == selected
 
 
 def test_the_reader_runs_on_the_session_driver_where_textual_would_use_its_linux_driver() -> None:
-    assert session.driver_class(LinuxDriver) is session.SessionDriver
-    assert session.driver_class(HeadlessDriver) is HeadlessDriver  # TEXTUAL_DRIVER and the like are kept
+    assert terminal.driver_class(LinuxDriver) is terminal.TerminalDriver
+    assert terminal.driver_class(HeadlessDriver) is HeadlessDriver  # TEXTUAL_DRIVER and the like are kept
 
 
 def test_the_linux_driver_hooks_the_session_driver_overrides_still_exist() -> None:
-    """SessionDriver overrides or uses these LinuxDriver internals; a Textual upgrade renaming one fails."""
+    """TerminalDriver overrides or uses these LinuxDriver internals; a Textual upgrade renaming one fails."""
     for name in ("run_input_thread", "_sigtstp_application", "_sigcont_application", "close"):
         assert name in vars(LinuxDriver), name
     assigned = LinuxDriver.__init__.__code__.co_names + Driver.__init__.__code__.co_names
@@ -60,7 +60,7 @@ def signals_kept() -> Iterator[None]:
     """The driver installs process-wide signal handlers; put the test process's own back afterwards."""
     kept = {
         signum: signal.getsignal(signum)
-        for signum in (signal.SIGTSTP, signal.SIGCONT, *session.HANDLED_SIGNALS)
+        for signum in (signal.SIGTSTP, signal.SIGCONT, *terminal.HANDLED_SIGNALS)
     }
     yield
     for signum, handler in kept.items():
@@ -70,7 +70,7 @@ def signals_kept() -> Iterator[None]:
 @pytest.mark.usefixtures("signals_kept")
 async def test_the_input_loop_ends_the_session_when_the_pty_closes() -> None:
     """Textual's own loop reads EOF from a hung-up tty forever (a spinning core); ours ends the session."""
-    driver = session.SessionDriver(App())
+    driver = terminal.TerminalDriver(App())
     master, slave = os.openpty()
     tty.setraw(slave)  # as the driver sets it: each byte is readable at once
     ended: list[tuple[str, int]] = []
@@ -90,7 +90,7 @@ async def test_the_input_loop_ends_the_session_when_the_pty_closes() -> None:
         os.close(master)
         thread.join(timeout=2)
         assert not thread.is_alive(), "the input thread kept running on a closed pty"
-        assert ended == [("terminal closed", session.HANGUP_EXIT)]
+        assert ended == [("terminal closed", terminal.HANGUP_EXIT)]
     finally:
         driver.exit_event.set()
         thread.join(timeout=2)  # before closing the fd: a reused fd number must never be read

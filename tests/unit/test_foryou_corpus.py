@@ -50,7 +50,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SearchInd
 
 
 def _on_topic(index: SearchIndex, titles: dict[str, str], rule: re.Pattern[str]) -> list[str]:
-    view = index.load_view()
+    view = index.load_snapshot()
     assert view is not None
     return [pid for pid in view.ids if rule.search(titles.get(pid, ""))]
 

@@ -180,7 +180,7 @@ def test_similar_papers_share_key_terms(index: SearchIndex) -> None:
 
 
 def test_snapshot_round_trips_the_catalog(index: SearchIndex) -> None:
-    assert index.load_snapshot() == make_catalog()
+    assert index.stored_catalog() == make_catalog()
 
 
 def test_query_help_documents_the_syntax() -> None:

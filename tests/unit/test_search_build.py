@@ -139,7 +139,7 @@ def test_an_added_listing_makes_only_its_headlines_and_keeps_every_id(
     write_corpus(listings, 90, per_file=30)
     index = SearchIndex.open(tmp_path / "ix")
     assert index.ensure_current([listings]) is not None
-    before = index.load_view()
+    before = index.load_snapshot()
     assert before is not None
     old = dict(zip(before.ids, before.headlines, strict=True))
 
@@ -156,7 +156,7 @@ def test_an_added_listing_makes_only_its_headlines_and_keeps_every_id(
     assert report is not None and not report.rebuilt
     assert (report.added, report.updated, report.removed) == (3, 0, 0)
     assert sorted(made) == sorted(to_plain(abstract) for abstract in new)
-    after = index.load_view()
+    after = index.load_snapshot()
     assert after is not None
     assert list(after.ids[:90]) == list(before.ids)  # same ids, same order: stars keyed by id stay put
     assert {key: after.headlines[n] for n, key in enumerate(after.ids) if key in old} == old

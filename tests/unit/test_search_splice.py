@@ -16,11 +16,10 @@ from index.listings import reader
 from index.listings.catalog import load_catalog, no_headline
 from index.models import Paper
 from index.search import build as whoosh_build
-from index.search import maintenance
+from index.search import layout, maintenance
 from index.search import splice as splice_module
-from index.search import store as index_store
+from index.search.answers import UpdateReport
 from index.search.index import SearchIndex
-from index.search.models import UpdateReport
 from tests.conftest import REPO, SEEDS
 
 QUERIES = ["learning", "model", "graph", "language", "diffusion", "robust", "data", "source:a", "venue:alpha"]
@@ -78,7 +77,7 @@ def _assert_same_as_a_full_build(listings: Path, index_dir: Path, tmp_path: Path
     spliced, fresh = SearchIndex.open(index_dir), SearchIndex.open(fresh_dir)
     try:
         assert spliced.staleness([listings]) is None
-        assert spliced.load_snapshot() == fresh.load_snapshot() == load_catalog([listings])
+        assert spliced.stored_catalog() == fresh.stored_catalog() == load_catalog([listings])
         assert _hashes(index_dir) == _hashes(fresh_dir)
         for query in QUERIES:
             assert sorted(spliced.search(query).ids) == sorted(fresh.search(query).ids), query
@@ -88,11 +87,11 @@ def _assert_same_as_a_full_build(listings: Path, index_dir: Path, tmp_path: Path
 
 
 def _hashes(index_dir: Path) -> dict[str, bytes]:
-    build = index_store.current_build(index_dir)
+    build = layout.current_build(index_dir)
     assert build is not None
-    manifest = index_store.read_manifest(build, 10**9)
+    manifest = layout.read_manifest(build, 10**9)
     assert manifest is not None
-    return index_store.read_hashes(build, manifest.generation)
+    return layout.read_hashes(build, manifest.generation)
 
 
 def test_adding_changing_and_removing_files_equals_a_full_build(
@@ -210,7 +209,7 @@ def test_a_rebuild_reads_the_listings_without_making_headlines_first(
         report = library.update_index(rebuild=True)
         assert report is not None and report.rebuilt
         assert given and not any(given)
-        snapshot = SearchIndex.open(tmp_path / "ix").load_snapshot()
+        snapshot = SearchIndex.open(tmp_path / "ix").stored_catalog()
         assert snapshot == load_catalog([listings])  # with the headlines a parse makes
     finally:
         library.close()

@@ -12,8 +12,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from index.search.answers import Highlight
 from index.search.index import SearchIndex
-from index.search.models import Highlight
 
 ROUNDS = 25
 """Fresh indexes to race on: unlocked, about two in five rounds failed, so 25 rounds all passing by luck is

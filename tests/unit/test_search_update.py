@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 import index.headline
-from index.search import maintenance, snapshot_encode
-from index.search import store as index_store
+from index.search import layout, maintenance, snapshot_encode
 from index.search.index import SearchIndex
 from index.search.schema import SCHEMA_VERSION
 from tests.unit.search_fixtures import PAPERS, make_catalog, merge_catalogs
@@ -63,7 +62,7 @@ def test_update_adds_changes_and_removes_only_what_moved(tmp_path: Path) -> None
     assert list(index.search("influence").ids) == []  # gifs and act went with B
     assert list(index.search("source:b").ids) == []
     assert sorted(index.search("score-based").ids) == ["diff-audio"]
-    assert index.load_snapshot() == second
+    assert index.stored_catalog() == second
 
     again = index.update(second)
     assert (again.added, again.updated, again.removed, again.rebuilt) == (0, 0, 0, False)
@@ -90,17 +89,17 @@ def test_schema_change_forces_a_full_build(tmp_path: Path) -> None:
     a = _listing(tmp_path, "a", A_ROWS)
     index = SearchIndex.open(tmp_path / "ix")
     index.update(make_catalog(A_ROWS, a, "A"))
-    build = index_store.current_build(tmp_path / "ix")
+    build = layout.current_build(tmp_path / "ix")
     assert build is not None
-    manifest = index_store.read_manifest(build, 10**9)
+    manifest = layout.read_manifest(build, 10**9)
     assert manifest is not None
-    older = index_store.Manifest(SCHEMA_VERSION - 1, manifest.generation, manifest.files, manifest.papers)
-    index_store.write_state(build, older, (build / f"snapshot-{manifest.generation}.bin").read_bytes(), {})
+    older = layout.Manifest(SCHEMA_VERSION - 1, manifest.generation, manifest.files, manifest.papers)
+    layout.write_state(build, older, (build / f"snapshot-{manifest.generation}.bin").read_bytes(), {})
     reopened = SearchIndex.open(tmp_path / "ix")
     assert "format changed" in (reopened.staleness([a]) or "")
     report = reopened.update(make_catalog(A_ROWS, a, "A"))
     assert report.rebuilt and "format changed" in report.reason
-    assert index_store.current_build(tmp_path / "ix") != build
+    assert layout.current_build(tmp_path / "ix") != build
 
 
 def test_new_headline_code_makes_an_index_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -127,7 +126,7 @@ def test_an_interrupted_update_is_redone(tmp_path: Path) -> None:
     a = _listing(tmp_path, "a", A_ROWS)
     index = SearchIndex.open(tmp_path / "ix")
     index.update(make_catalog(A_ROWS, a, "A"))
-    build = index_store.current_build(tmp_path / "ix")
+    build = layout.current_build(tmp_path / "ix")
     assert build is not None
     bigger = make_catalog(PAPERS[:6], a, "A")
     index.update(bigger)
@@ -162,21 +161,21 @@ def test_a_snapshot_of_an_older_format_is_re_encoded_without_a_rebuild(tmp_path:
     a = _listing(tmp_path, "a", A_ROWS)
     catalog = make_catalog(A_ROWS, a, "A")
     SearchIndex.open(tmp_path / "ix").update(catalog)
-    build = index_store.current_build(tmp_path / "ix")
-    manifest = index_store.read_manifest(build, 10**9) if build else None
+    build = layout.current_build(tmp_path / "ix")
+    manifest = layout.read_manifest(build, 10**9) if build else None
     assert build is not None and manifest is not None
     payload = snapshot_encode.encode(catalog)
     # The format number leads the header.
     older = (snapshot_encode.FORMAT - 1).to_bytes(8, "little") + payload[8:]
-    index_store.write_state(build, manifest, older, index_store.read_hashes(build, manifest.generation))
+    layout.write_state(build, manifest, older, layout.read_hashes(build, manifest.generation))
     reopened = SearchIndex.open(tmp_path / "ix")
     assert "older format" in (reopened.staleness([a]) or "")
     report = reopened.update(catalog)
     assert not report.rebuilt and report.added == report.updated == report.removed == 0
-    assert index_store.current_build(tmp_path / "ix") == build
+    assert layout.current_build(tmp_path / "ix") == build
     fresh = SearchIndex.open(tmp_path / "ix")
     assert fresh.staleness([a]) is None
-    assert fresh.load_snapshot() == catalog
+    assert fresh.stored_catalog() == catalog
 
 
 def test_a_skipped_binary_listing_does_not_leave_the_index_stale_forever(tmp_path: Path) -> None:

@@ -74,7 +74,7 @@ def test_labelled_sample_mostly_finds_its_own_topic(sample: SearchIndex) -> None
 
 def test_seeds_share_and_the_gnn_calibration_paper_finds_graph_papers(seeds: SearchIndex) -> None:
     labels = read_labels(DATA / "seed_topics.tsv")
-    assert set(labels) == set(seeds.load_view().ids)  # type: ignore[union-attr]
+    assert set(labels) == set(seeds.load_snapshot().ids)  # type: ignore[union-attr]
     assert same_topic_share(seeds, labels) >= 0.45
     hits = seeds.similar(GNN_CALIBRATION, limit=TOP)
     assert hits[0].id != PROCRUSTES

@@ -18,11 +18,11 @@ from textual.screen import Screen
 
 from tui import keys
 from tui.browse import results
-from tui.browse.discover import Discovering
+from tui.browse.discovering import Discovering
 from tui.browse.index_build import IndexBuilder
 from tui.browse.marking import Marking
 from tui.browse.messages import ListFocusRequested, MarksChanged, QueryRequested
-from tui.browse.organise import Organising
+from tui.browse.organising import Organising
 from tui.browse.panes import Panes
 from tui.browse.paper_detail import PaperDetail
 from tui.browse.paper_list import PaperList, Row, venue_width

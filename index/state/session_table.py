@@ -17,7 +17,7 @@ from index.state.base import StoreConnection
 JSONValue = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
 
 
-class SessionMemory(StoreConnection):
+class SessionTable(StoreConnection):
     """Remembered reader settings by key, as JSON values (the `session` table)."""
 
     def __init__(

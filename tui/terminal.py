@@ -15,7 +15,7 @@ killed ssh client, SIGHUP and SIGTERM):
   session leader with every hangup (the reader is the leader under `ssh host papers`), so a reader that
   handles SIGHUP would start reading and writing the dead tty again.
 
-`SessionDriver` (chosen by `PapersApp.get_driver_class`) replaces those behaviours through the driver hooks
+`TerminalDriver` (chosen by `PapersApp.get_driver_class`) replaces those behaviours through the driver hooks
 rather than by patching Textual: its own input loop treats EOF/EIO as "the terminal is gone", its output file
 drops writes once the tty is dead, it handles SIGHUP/SIGTERM, and it resumes only after its own SIGTSTP.
 Each of these ends the session the same way: a watchdog is armed, then the app is told (`Ended`) so that it
@@ -56,7 +56,7 @@ HANDLED_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
 
 
 def driver_class(default: type[Driver]) -> type[Driver]:
-    """The driver the reader runs on: `SessionDriver` where Textual would use its plain Linux driver.
+    """The driver the reader runs on: `TerminalDriver` where Textual would use its plain Linux driver.
 
     Args:
         default: the class Textual picked (TEXTUAL_DRIVER, the platform); anything else is kept as it is.
@@ -64,10 +64,10 @@ def driver_class(default: type[Driver]) -> type[Driver]:
     Returns:
         The driver class to use.
     """
-    return SessionDriver if default is LinuxDriver else default
+    return TerminalDriver if default is LinuxDriver else default
 
 
-class SessionDriver(LinuxDriver):
+class TerminalDriver(LinuxDriver):
     """Textual's Linux driver, plus an orderly end when the terminal hangs up or a stop is asked for."""
 
     class Ended(Message):
