@@ -10,10 +10,12 @@ it, so nothing above this parses a query again.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import compress, repeat
+
+import numpy as np
 
 from index.search.answers import ForYouHit, Highlight, Matched, SearchHit
 from index.search.index import SUGGEST_BELOW, SearchIndex
@@ -24,8 +26,14 @@ from index.state.tags import TagNameError
 
 FILTERS = ("all", "unread", "starred", "foryou")
 """The reader's filters (keys 1, 2, 3, 4); each keeps what its `is:` word keeps (`is:foryou` for "foryou")."""
-ORDERS = ("listing", "relevance", "starred")
-"""The orders the reader cycles through: listing order, relevance, recently starred first."""
+ORDERS = ("relevance", "newest", "oldest", "venue", "listing", "starred")
+"""The orders, in the order the reader's `o` cycles through them: relevance, newest first (by year, then
+listing order), oldest first, venue (A-Z, the newest year first within a venue), listing order, recently
+starred first."""
+PLACED_ORDERS = frozenset({"listing", "newest", "oldest", "venue"})
+"""The orders that put every paper at a fixed place (`places`), whatever the query and the marks."""
+Places = Callable[[str], Mapping[str, int]]
+"""Each paper's place in one of `PLACED_ORDERS` (`Papers.places`): what sorting a list by that order reads."""
 FOR_YOU_SIZE = 200
 """How many papers `is:foryou` keeps: the unread papers most like the user's starred ones."""
 FOR_YOU_RE = re.compile(r"(?<!\S)is:(?i:foryou)(?!\S)")  # as the parser takes `is:` filters
@@ -92,6 +100,7 @@ def compute_view(
     limit: int | None = None,
     highlight_top: int = 0,
     typing: bool = False,
+    places: Places | None = None,
 ) -> View:
     """Search, then the user's marks (the query's filters and the reader's), then the order.
 
@@ -102,26 +111,30 @@ def compute_view(
         query: what the user typed; its `is:`, `tag:` and `note:` words are applied by `keep`.
         filter: one of FILTERS.
         order: one of ORDERS; relevance ranks, listing and starred leave the matches unscored.
-        limit: at most this many ids, with the first ones as `hits`; only with filter "all" and order
-            "relevance", the one view a top-N search answers.
+        limit: at most this many ids, with the first ones as `hits`; only with filter "all", the views a
+            top-N search answers (ranked for relevance, else the first `limit` in the order, unscored).
         highlight_top: how many of the hits carry match spans and a snippet.
         typing: the query is being typed, so its unfinished last word is a prefix (`SearchIndex.match`).
+        places: each paper's place in an order of `PLACED_ORDERS`; without it only "listing" (`position`).
 
     Raises:
         IndexUnavailable: the index cannot be searched (damaged, or gone since it was opened).
     """
-    if limit is not None and (filter != "all" or order != "relevance"):
-        raise ValueError("a limit needs filter 'all' and order 'relevance'")
+    if limit is not None and filter != "all":
+        raise ValueError("a limit needs filter 'all'")
+    placed = _placed(position, places)
     if index is None:
         # Honest while indexing: every paper is listed, and the note says the query waits for the index.
         if filter == "foryou":
             return View(query, filter, tuple(every), waiting=True)  # it needs the index's term weights
         ids = keep(state, tuple(every), (filter,))
-        return View(query, filter, _ordered(ids, order, state), waiting=bool(query.strip()))
+        ids = _ordered(ids, order, state, placed, listed=True)
+        return View(query, filter, ids, waiting=bool(query.strip()))
     asked = Asked(query, filter, order, limit, highlight_top, typing)
     if filter == "foryou" or FOR_YOU_RE.search(query) or for_you_tag(query):
-        return _for_you_view(index, state, position, asked)
-    matched = index.match(query, limit, ranked=order == "relevance", typing=typing)
+        return _for_you_view(index, state, placed, asked)
+    ranked = order == "relevance"
+    matched = index.match(query, limit if ranked else None, ranked=ranked, typing=typing)
     ids, scores = matched.ids, matched.scores
     if matched.filters:
         mask = _kept(state, ids, matched.filters)
@@ -129,11 +142,10 @@ def compute_view(
     # "Did you mean" weighs what the query itself finds, whichever of the reader's filters is on.
     suggestion = index.suggest(matched) if len(ids) < SUGGEST_BELOW else None
     ids = keep(state, ids, (filter,))
-    if order != "relevance" and query.strip():
-        ids = in_listing_order(ids, position)
     # A ranking cut to the best `limit` (possible only with no mark filter) leaves out matches it counted.
     matching = len(ids) + matched.total - len(matched.ids) if limit is not None else None
-    ids = _ordered(ids, order, state)[:limit]
+    # Unranked matches come in index order, which is listing order only for the empty query.
+    ids = _ordered(ids, order, state, placed, listed=not query.strip())[:limit]
     hits = _hits(index, _shown(ids, limit, highlight_top), scores, matched, highlight_top)
     return View(
         query,
@@ -160,8 +172,30 @@ def _hits(
     return top + index.hits(shown[highlight_top:], scores[highlight_top:], None)
 
 
-def _ordered(ids: tuple[str, ...], order: str, state: StateStore) -> tuple[str, ...]:
-    return newest_starred_first(ids, state) if order == "starred" else ids
+def _placed(position: Mapping[str, int], places: Places | None) -> Places:
+    """`places`, or for a caller that gave none, listing order alone (`position`)."""
+    if places is not None:
+        return places
+
+    def listing_only(order: str) -> Mapping[str, int]:
+        if order != "listing":
+            raise ValueError(f"the order {order!r} needs each paper's places (`places`)")
+        return position
+
+    return listing_only
+
+
+def _ordered(
+    ids: tuple[str, ...], order: str, state: StateStore, places: Places, *, listed: bool
+) -> tuple[str, ...]:
+    """`ids` in `order`; `listed`: they are in listing order already (no query, or no index yet)."""
+    if order == "relevance":
+        return ids
+    if order == "starred":
+        return newest_starred_first(ids if listed else in_order(ids, places("listing")), state)
+    if order == "listing" and listed:
+        return ids
+    return in_order(ids, places(order))
 
 
 def keep(state: StateLookup, ids: tuple[str, ...], filters: Sequence[str]) -> tuple[str, ...]:
@@ -208,9 +242,30 @@ def _kept_ids(state: StateLookup, name: str) -> AbstractSet[str]:
     return frozenset()
 
 
-def in_listing_order(ids: Sequence[str], position: Mapping[str, int]) -> tuple[str, ...]:
-    """Matches in the order of the listings (ids the listings lack last: a stale index may have them)."""
-    return tuple(sorted(ids, key=lambda paper_id: position.get(paper_id, len(position))))
+def in_order(ids: Sequence[str], places: Mapping[str, int]) -> tuple[str, ...]:
+    """Matches by their places (ids the listings lack last: a stale index may have them)."""
+    keys = np.fromiter(map(places.get, ids, repeat(len(places))), np.int64, len(ids))
+    return tuple(map(ids.__getitem__, np.argsort(keys, kind="stable").tolist()))
+
+
+def places_in(order: str, venues: Sequence[str | None], years: Sequence[int | None]) -> list[int]:
+    """For papers in listing order with these venues and years, each paper's place in `order`
+    ("newest", "oldest", "venue": A-Z, newest first within one): ties keep listing order, and papers with
+    no year or venue come last."""
+    if order not in ("newest", "oldest", "venue"):
+        raise ValueError(f"no places for the order {order!r}")
+    count = len(years)
+    year = np.fromiter((-1 if y is None else y for y in years), np.int64, count)
+    undated = year < 0
+    keys = [np.arange(count), year if order == "oldest" else -year, undated]  # the last key sorts first
+    if order == "venue":
+        folded = [name.casefold() if name else "" for name in venues]  # "icml" is ICML
+        code = {name: number for number, name in enumerate(sorted(set(folded) - {""}))}
+        keys.append(np.fromiter((code.get(name, len(code)) for name in folded), np.int64, count))
+    ranked = np.lexsort(keys)
+    places = np.empty(count, np.int64)
+    places[ranked] = np.arange(count)
+    return places.tolist()
 
 
 def newest_starred_first(ids: Sequence[str], state: StateStore) -> tuple[str, ...]:
@@ -243,7 +298,7 @@ def for_you(
     return index.for_you(chosen, starred | state.read_ids() | chosen, limit)
 
 
-def _for_you_view(index: SearchIndex, state: StateStore, position: Mapping[str, int], asked: Asked) -> View:
+def _for_you_view(index: SearchIndex, state: StateStore, places: Places, asked: Asked) -> View:
     """`compute_view` for a for-you list (filter "foryou", `is:foryou` or `foryou:NAME`): the query's matches
     among the `FOR_YOU_SIZE` papers `for_you` ranks (like the starred papers, or like the papers tagged NAME),
     in that ranking's order for the relevance order (there is no other relevance to it)."""
@@ -267,7 +322,7 @@ def _for_you_view(index: SearchIndex, state: StateStore, position: Mapping[str, 
     if asked.order == "starred":
         ids = newest_starred_first(ids, state)
     else:
-        ids = in_listing_order(ids, position if asked.order == "listing" else ranking)
+        ids = in_order(ids, places(asked.order) if asked.order in PLACED_ORDERS else ranking)
     matching = len(ids) if asked.limit is not None else None
     ids = ids[: asked.limit]
     hits = _hits(index, _shown(ids, asked.limit, asked.highlight_top), (), matched, FOR_YOU_SIZE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import functools
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -75,6 +75,17 @@ def add_command(
         parser.add_argument("--json", action="store_true", help=json)
     parser.set_defaults(handler=handler)
     return parser
+
+
+def add_sort(parser: argparse.ArgumentParser, orders: Sequence[str], default: str) -> None:
+    """`--sort ORDER`, named and ordered as the reader's `o` names them (README: Orders)."""
+    parser.add_argument(
+        "--sort",
+        choices=orders,
+        default=default,
+        help=f"order the papers: {', '.join(orders)} (default {default}; "
+        "newest/oldest: by year, then listing order; venue: A-Z, newest first within one)",
+    )
 
 
 def fields(value: object, *names: str) -> dict[str, Any]:

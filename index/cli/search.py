@@ -13,6 +13,7 @@ from typing import Any
 from index.cli import common as cli_common
 from index.cli.errors import CommandError
 from index.library import (
+    ORDERS,
     IndexUnavailable,
     Library,
     MatchSpan,
@@ -118,7 +119,7 @@ def _marked(text: str, spans: Sequence[MatchSpan], tty: bool) -> str:
     return "".join(out)
 
 
-def _hit_json(hit: SearchHit, starred: frozenset[str], read: frozenset[str]) -> dict[str, Any]:
+def _hit_json(hit: SearchHit, starred: frozenset[str], read: frozenset[str], scored: bool) -> dict[str, Any]:
     snippet = hit.snippet
     return {
         "id": hit.id,
@@ -126,7 +127,7 @@ def _hit_json(hit: SearchHit, starred: frozenset[str], read: frozenset[str]) -> 
         "title": hit.title,
         "venue": hit.venue,
         "year": hit.year,
-        "score": round(hit.score, 4),
+        "score": round(hit.score, 4) if scored else None,
         "snippet": snippet.text if snippet else None,
         "matches": [[span.start, span.end] for span in snippet.matches] if snippet else [],
         "abstract_matches": [[span.start, span.end] for span in hit.matches],
@@ -140,7 +141,7 @@ def _search(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
         _make_current(library)
         try:
-            view = library.view(args.query, limit=args.limit, highlight_top=args.limit)
+            view = library.view(args.query, order=args.sort, limit=args.limit, highlight_top=args.limit)
         except IndexUnavailable as error:
             raise CommandError(str(error)) from None
         finally:
@@ -151,7 +152,8 @@ def _search(args: argparse.Namespace) -> int:
             print(f"papers: did you mean: {view.suggestion}", file=sys.stderr)
         if args.json:
             starred, read = library.marks.starred, library.marks.read
-            rows = [_hit_json(hit, starred, read) for hit in view.hits]
+            scored = args.sort == "relevance"  # another order ranks nothing: no score to give
+            rows = [_hit_json(hit, starred, read, scored) for hit in view.hits]
             json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
             print()
             return 0
@@ -213,6 +215,7 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit", type=int, default=20, metavar="N", help="show at most N papers (default 20)"
     )
+    cli_common.add_sort(parser, ORDERS, "relevance")
 
 
 def _similar_arguments(parser: argparse.ArgumentParser) -> None:

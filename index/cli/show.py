@@ -18,6 +18,8 @@ from index.library import MIN_PREFIX, Papers, UnknownPaperId, safe
 from index.models import Paper, Source
 
 WRAP_MIN, WRAP_MAX = 40, 100
+LIST_ORDERS = ("listing", "newest", "oldest", "venue")
+"""The orders `papers list --sort` takes: those that need no query and no marks."""
 # json.dumps escapes C0 controls but, with ensure_ascii=False, passes C1 controls (0x9b is a one-byte CSI on
 # some terminals), bidi overrides and line separators straight through: escape those too, so `--json` is
 # safe to print and still readable for CJK and accented text.
@@ -28,22 +30,31 @@ _JSON_UNSAFE = re.compile(
 
 def register(subparsers: cli_common.Subparsers, common: argparse.ArgumentParser) -> None:
     """Add `list`, `stats` and `show` to the `papers` command."""
-    for name, handler, help, json_help in (
+    for name, handler, help, json_help, arguments in (
         (
             "list",
             _run_list,
             "one line per paper: id, headline, venue",
             "a JSON array of papers with their sources",
+            _list_arguments,
         ),
         (
             "stats",
             _run_stats,
             "listings, paragraphs, papers, duplicates, warnings, PDF glyphs",
             "one JSON object",
+            None,
         ),
     ):
         cli_common.add_command(
-            subparsers, common, name, handler, help, description=handler.__doc__, json=json_help
+            subparsers,
+            common,
+            name,
+            handler,
+            help,
+            description=handler.__doc__,
+            arguments=arguments,
+            json=json_help,
         )
     show = cli_common.add_command(
         subparsers,
@@ -58,6 +69,10 @@ def register(subparsers: cli_common.Subparsers, common: argparse.ArgumentParser)
     show.add_argument(
         "--raw", action="store_true", help="the abstract as written (LaTeX, markdown) instead of rendered"
     )
+
+
+def _list_arguments(parser: argparse.ArgumentParser) -> None:
+    cli_common.add_sort(parser, LIST_ORDERS, "listing")
 
 
 def _show_arguments(parser: argparse.ArgumentParser) -> None:
@@ -85,10 +100,15 @@ def _load(args: argparse.Namespace, *, required: bool = True) -> Papers:
 def _run_list(args: argparse.Namespace) -> int:
     """List every paper in the listings, one per line: id, headline and venue, duplicates merged."""
     papers = _load(args)
+    places = papers.places(args.sort)
     if args.json:
-        _write(_dumps([_paper_json(paper) for paper in papers]))
+        chosen = papers if args.sort == "listing" else sorted(papers, key=lambda p: places[p.id])
+        _write(_dumps([_paper_json(paper) for paper in chosen]))
     else:
-        _write_lines(_list_line(*row) for row in papers.rows())
+        rows = papers.rows()
+        if args.sort != "listing":
+            rows = iter(sorted(rows, key=lambda row: places[row[0]]))
+        _write_lines(_list_line(*row) for row in rows)
     return 0
 
 

@@ -282,6 +282,7 @@ class Library:
             limit=limit,
             highlight_top=highlight_top,
             typing=typing,
+            places=papers.places,
         )
 
     def _unread_view(self, query: str) -> View:

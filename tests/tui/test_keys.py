@@ -166,17 +166,17 @@ async def test_sort_cycle_reaches_recently_starred(library: Library) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         paper_list = browse(app).paper_list
+        await pilot.press(*"oooo")  # newest, oldest, venue, then listing order
+        await settle(pilot)
+        assert "sorted by listing order" in status_text(app)
+        assert list(paper_list.ids) == ids
         await pilot.press("o")
         await settle(pilot)
         assert "sorted by recently starred" in status_text(app)
         assert list(paper_list.ids[:2]) == [ids[3], ids[10]]
-        await pilot.press("o")
-        await settle(pilot)
-        assert "sorted by listing order" in status_text(app)
-        assert list(paper_list.ids) == ids
         await pilot.press("slash", *"learning", "enter")
         await settle(pilot)
-        assert list(paper_list.ids) == list(library.view("learning", order="listing", typing=True).ids)
+        assert list(paper_list.ids) == list(library.view("learning", order="starred", typing=True).ids)
         await pilot.press("o")
         await settle(pilot)
         assert "sorted by" not in status_text(app)

@@ -9,7 +9,7 @@ import pytest
 
 from index.search.index import SearchIndex
 from index.state.store import PaperState, StateStore
-from index.views import compute_view
+from index.views import compute_view, places_in
 from tests.unit.search_fixtures import EVERY, POSITION, built_index, marked_state
 
 
@@ -66,3 +66,24 @@ def test_a_limit_gives_the_first_hits_with_highlights(index: SearchIndex, state:
     assert len(view.ids) == len(view.hits) == 1 and view.hits[0].snippet is not None
     with pytest.raises(ValueError):
         compute_view(index, state, EVERY, POSITION, "diffusion", "unread", "relevance", limit=1)
+
+
+def test_places_put_the_newest_first_keep_listing_order_in_a_tie_and_the_undated_last() -> None:
+    years = [2023, None, 2025, 2023, 2024]
+    venues = ["icml", "ICLR", None, "ICML", "COLT"]
+    newest = places_in("newest", venues, years)
+    assert sorted(range(5), key=newest.__getitem__) == [2, 4, 0, 3, 1]
+    oldest = places_in("oldest", venues, years)
+    assert sorted(range(5), key=oldest.__getitem__) == [0, 3, 4, 2, 1]
+    venue = places_in("venue", venues, years)  # case folded; no venue last
+    assert sorted(range(5), key=venue.__getitem__) == [4, 1, 0, 3, 2]
+    with pytest.raises(ValueError):
+        places_in("relevance", venues, years)
+
+
+def test_an_order_by_year_needs_the_papers_places(index: SearchIndex, state: StateStore) -> None:
+    with pytest.raises(ValueError):
+        ids(index, state, "graph", order="newest")
+    place = {paper_id: len(EVERY) - number for number, paper_id in enumerate(EVERY)}  # backwards
+    backwards = compute_view(index, state, EVERY, POSITION, "", "all", "newest", places=lambda _: place)
+    assert list(backwards.ids) == list(reversed(EVERY))

@@ -35,7 +35,15 @@ __all__ = [
     "widen_hint",
 ]
 
-ORDER_NAMES = {"listing": "listing order", "relevance": "relevance", "starred": "recently starred"}
+ORDER_NAMES = {
+    "relevance": "relevance",
+    "newest": "newest first",
+    "oldest": "oldest first",
+    "venue": "venue",
+    "listing": "listing order",
+    "starred": "recently starred",
+}
+"""How the status line and the `o` notice name each order ("sorted by newest first")."""
 FILTER_NAMES = {"all": "all", "unread": "unread only", "starred": "starred only", "foryou": "for you"}
 """How the status line names the 1/2/3/4 filter."""
 FILTER_ONES = {"unread": "unread", "starred": "starred", "foryou": "for-you"}
