@@ -13,7 +13,7 @@ import pytest
 from textual.pilot import Pilot
 
 from index.library import Library
-from tests.conftest import DATA, SEEDS
+from tests.conftest import DATA, SEEDS, build_index
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -34,6 +34,21 @@ def data_dir(tmp_path: Path) -> Path:
 @pytest.fixture
 def library(seed_index: Path, data_dir: Path) -> Iterator[Library]:
     opened = Library.open([SEEDS], index_dir=seed_index, data_dir=data_dir)
+    assert opened.index_ready, opened.notices
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(scope="session")
+def multivenue_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_index(DATA / "multivenue", tmp_path_factory, "multivenue-index")
+
+
+@pytest.fixture
+def venues(multivenue_index: Path, tmp_path: Path) -> Iterator[Library]:
+    """14 papers with titles, authors and links: NeurIPS 5, ICML 4, ICLR 3, AutoML Conf 2; 2022-2025;
+    Oral, Poster, Spotlight, Workshop."""
+    opened = Library.open([DATA / "multivenue"], index_dir=multivenue_index, data_dir=tmp_path / "data")
     assert opened.index_ready, opened.notices
     yield opened
     opened.close()

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,7 +13,6 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from index.library import Library
-from tests.conftest import DATA, build_index
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, list_rows, reader
 from tui.browse.paper_list import PaperList
@@ -22,22 +20,6 @@ from tui.browse.screen import BrowseScreen
 from tui.browse.triage import TriageScreen
 from tui.screens.help import HelpScreen
 from tui.widgets.facet_panel import FacetPanel
-
-LISTINGS = DATA / "multivenue"
-
-
-@pytest.fixture(scope="module")
-def multivenue_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_index(LISTINGS, tmp_path_factory, "multivenue-index")
-
-
-@pytest.fixture
-def venues(multivenue_index: Path, tmp_path: Path) -> Iterator[Library]:
-    """14 papers: NeurIPS 5, ICML 4, ICLR 3, AutoML Conf 2; 2022-2025; Oral, Poster, Spotlight, Workshop."""
-    opened = Library.open([LISTINGS], index_dir=multivenue_index, data_dir=tmp_path / "data")
-    assert opened.index_ready, opened.notices
-    yield opened
-    opened.close()
 
 
 def panel_rows(panel: FacetPanel) -> list[str]:

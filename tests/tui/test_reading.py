@@ -5,31 +5,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from index.library import Library
-from tests.conftest import DATA, build_index
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, reader, search_for, status_text
 
-LISTINGS = DATA / "multivenue"
 SIZES = [(80, 24), (120, 40)]
-
-
-@pytest.fixture(scope="module")
-def multivenue_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_index(LISTINGS, tmp_path_factory, "reading-index")
-
-
-@pytest.fixture
-def venues(multivenue_index: Path, tmp_path: Path) -> Iterator[Library]:
-    """14 papers: NeurIPS, ICML, ICLR, AutoML Conf; 2022-2025; titles, authors and links."""
-    opened = Library.open([LISTINGS], index_dir=multivenue_index, data_dir=tmp_path / "data")
-    assert opened.index_ready, opened.notices
-    yield opened
-    opened.close()
 
 
 def years(library: Library, ids: Iterator[str] | tuple[str, ...]) -> list[int | None]:
