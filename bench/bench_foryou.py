@@ -33,6 +33,7 @@ from whoosh import query as wq  # noqa: E402
 from index.listings.identity import paper_id  # noqa: E402
 from index.search.index import SearchIndex  # noqa: E402
 from index.search.profile import _centroid, _unit  # noqa: E402
+from index.search.sets import sole_set  # noqa: E402
 
 JSONL = REPO.parent / "shared" / "corpus" / "jsonl"
 WHOOSH_RUNS = 3
@@ -151,6 +152,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--no-fts5", action="store_true", help="skip the FTS5 baseline (saves its build)")
     args = parser.parse_args()
+    args.index_dir = sole_set(args.index_dir)  # `papers index --index-dir` keeps a set under the root
     found = titles()
     index = SearchIndex.open(args.index_dir)
     view = index.load_snapshot()

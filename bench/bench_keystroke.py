@@ -266,7 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         cold = keystrokes(library, typed)
         warm = keystrokes(library, typed)
         _say("top-20 mix, on an index opened apart (its own caches: first use is cold)")
-        apart = SearchIndex.open(args.index_dir)
+        apart = SearchIndex.open(library.set_index_dir)
         mix_first, mix_later = mix(apart, args.reps)
         apart.close()
         baseline = whoosh_baseline(args.listings, args.index_dir, work, typed) if args.whoosh_baseline else []

@@ -27,6 +27,7 @@ from bench.make_similar_sample import CORPUS, TOPICS  # noqa: E402
 from index.listings.catalog import load_catalog  # noqa: E402
 from index.listings.identity import paper_id as id_of  # noqa: E402
 from index.search.index import SearchIndex  # noqa: E402
+from index.search.sets import sole_set  # noqa: E402
 
 DATA = REPO / "tests" / "data"
 TOP = 5
@@ -120,7 +121,7 @@ def main() -> None:
         )
     print(f"same-topic share of the top {TOP}: seeds {seeds:.3f}, labelled sample {sample:.3f}")
     if args.index_dir is not None:
-        time_similar(args.index_dir, args.queries)
+        time_similar(sole_set(args.index_dir), args.queries)  # `papers index` keeps a set under it
 
 
 if __name__ == "__main__":

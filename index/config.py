@@ -34,7 +34,10 @@ ENV_CONFIG = "PAPERS_CONFIG"
 DEFAULT_MARK_READ_DELAY = 2.0
 """Seconds a paper stays open before it counts as read: long enough that skimming past does not mark it."""
 
-KNOWN_KEYS = ("listings", "index_dir", "data_dir", "theme", "mark_read_delay", "keymap")
+DEFAULT_INDEX_BUDGET_GB = 2.0
+"""How much disk the indexes of every set of listings may take together before the least recently used go."""
+
+KNOWN_KEYS = ("listings", "index_dir", "data_dir", "theme", "mark_read_delay", "index_budget_gb", "keymap")
 
 _EMPTY_KEYMAP: Mapping[str, str] = MappingProxyType({})
 
@@ -48,6 +51,8 @@ class Config:
     data_dir: Path | None = None
     theme: str | None = None
     mark_read_delay: float = DEFAULT_MARK_READ_DELAY
+    index_budget_gb: float = DEFAULT_INDEX_BUDGET_GB
+    """Gigabytes the per-set indexes under the index dir may take before the least recently used go."""
     keymap: Mapping[str, str] = field(default_factory=lambda: _EMPTY_KEYMAP)
     """Binding id -> key, e.g. {"star": "f"}; the reader decides which ids exist and warns about others."""
     notices: tuple[Notice, ...] = ()
@@ -179,13 +184,18 @@ def _theme(value: object, _base: Path) -> str:
     raise _Rejected("is not a theme name", "using the default theme")
 
 
-def _delay(value: object, _base: Path) -> float:
-    fallback = f"using {DEFAULT_MARK_READ_DELAY}"
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _Rejected("is not a number of seconds", fallback)
-    if not math.isfinite(value) or value < 0:
-        raise _Rejected("is not a number of seconds >= 0", fallback)
-    return float(value)
+def _at_least_zero(unit: str, default: float) -> Callable[[object, Path], float]:
+    """A converter for a number of `unit`s >= 0 (a key whose bad value falls back to `default`)."""
+
+    def convert(value: object, _base: Path) -> float:
+        fallback = f"using {default}"
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _Rejected(f"is not a number of {unit}", fallback)
+        if not math.isfinite(value) or value < 0:
+            raise _Rejected(f"is not a number of {unit} >= 0", fallback)
+        return float(value)
+
+    return convert
 
 
 _CONVERTERS: Mapping[str, Callable[[object, Path], object]] = {
@@ -193,7 +203,8 @@ _CONVERTERS: Mapping[str, Callable[[object, Path], object]] = {
     "index_dir": _directory,
     "data_dir": _directory,
     "theme": _theme,
-    "mark_read_delay": _delay,
+    "mark_read_delay": _at_least_zero("seconds", DEFAULT_MARK_READ_DELAY),
+    "index_budget_gb": _at_least_zero("gigabytes", DEFAULT_INDEX_BUDGET_GB),
 }
 """How each plain key's value is checked and converted (paths relative to the file's folder)."""
 

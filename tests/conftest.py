@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from index.library import Library
+from index.search import sets
 
 REPO = Path(__file__).resolve().parent.parent
 SEEDS = REPO / "seeds"
@@ -54,6 +55,12 @@ def run_papers(
         timeout=timeout,
         cwd=REPO,
     )
+
+
+def set_index_dir(root: Path, *listings: Path) -> Path:
+    """The index directory `papers --index-dir ROOT --listings ...` keeps for these listings (each set of
+    listings has its own under the root: index/search/sets.py)."""
+    return sets.set_dir(root, list(listings))
 
 
 @pytest.fixture

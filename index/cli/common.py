@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from index.library import Config, Library, load_config
+from index.cli.errors import CommandError
+from index.library import Config, IndexUnavailable, Library, UpdateReport, load_config
 from index.models import Notice, Source
 
 Handler = Callable[[argparse.Namespace], int]
+Progress = Callable[[int, int], None]
+QUIET_FOR = 1.0
+"""Seconds an implicit index build runs before it says so on stderr: an update of a few files says nothing."""
 # A string: argparse's class is not subscriptable at run time, only in type checks.
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -38,7 +44,7 @@ def warn(notices: Iterable[Notice | str]) -> None:
         print(f"papers: warning: {notice}", file=sys.stderr)
 
 
-@contextmanager
+@contextlib.contextmanager
 def open_library(args: argparse.Namespace) -> Iterator[Library]:
     """The library these options name, closed when the command ends; its index and store open on first use."""
     library = Library.open(*locations(args), config=config(), reader=False)
@@ -114,3 +120,105 @@ def source_json(source: Source) -> dict[str, Any]:
         "line": source.line,
         "listing": source.listing,
     }
+
+
+def make_current(
+    library: Library,
+    *,
+    rebuild: bool = False,
+    lines: bool = False,
+    implicit: bool = True,
+    required: bool = True,
+) -> UpdateReport | None:
+    """Bring the index up to date with the listings when possible (first use builds it); notices on stderr.
+
+    `papers index` and every command that needs the index take this one path: the same build, in two
+    processes, and the same time. Args:
+        lines: progress as plain lines when stderr is not a terminal (`papers index --progress`).
+        implicit: another command needs the index: once the work has taken `QUIET_FOR` s, a line says what
+            it is waiting for, then progress follows (a bar on a terminal, a line per tenth elsewhere).
+        required: an index that cannot be made current is an error; else a warning, and the command goes
+            on without it (`list` parses the listings).
+    """
+    announce = threading.Timer(QUIET_FOR, _announce)
+    announce.daemon = True
+    if implicit:
+        announce.start()
+    try:
+        with progress_bar("indexing", lines or implicit, after=QUIET_FOR if implicit else 0.0) as progress:
+            return library.update_index(progress, rebuild=rebuild)
+    except IndexUnavailable as error:
+        if required:
+            raise CommandError(str(error)) from None
+        warn([str(error)])
+        return None
+    finally:
+        announce.cancel()
+        warn(library.take_notices())
+
+
+def _announce() -> None:
+    print(
+        "papers: indexing these listings first (`papers index` does it ahead of time)...",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+@contextlib.contextmanager
+def progress_bar(label: str, lines: bool = False, after: float = 0.0) -> Iterator[Progress | None]:
+    """Progress on stderr once the work has run `after` s: a rich bar on a terminal; elsewhere plain lines
+    if `lines`, else nothing."""
+    due = time.monotonic() + after
+    if not sys.stderr.isatty():
+        yield _progress_lines(label, due) if lines else None
+        return
+    with contextlib.ExitStack() as stack:
+        shown: list[Progress] = []
+
+        def update(done: int, total: int) -> None:
+            if not shown:
+                if time.monotonic() < due:
+                    return
+                shown.append(_bar(label, stack))
+            shown[0](done, total)
+
+        yield update
+
+
+def _bar(label: str, stack: contextlib.ExitStack) -> Progress:
+    """A rich progress bar on stderr, gone when `stack` closes."""
+    # Deferred: rich.progress costs some 60 ms of import, which only a run on a terminal should pay.
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
+    from rich.progress import Progress as Bar
+
+    bar = stack.enter_context(
+        Bar(
+            f"[bold]{label}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+    )
+    task = bar.add_task(label, total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return update
+
+
+def _progress_lines(label: str, due: float) -> Progress:
+    """Progress for a log file or a pipe: a line per tenth of the work and one at the end, never a redraw."""
+    shown = -1
+
+    def update(done: int, total: int) -> None:
+        nonlocal shown
+        if total > 0 and done * 10 // total > shown and time.monotonic() >= due:
+            shown = done * 10 // total
+            print(f"{label}: {done}/{total} papers ({done * 100 // total}%)", file=sys.stderr, flush=True)
+
+    return update

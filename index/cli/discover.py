@@ -13,19 +13,9 @@ from index.cli.errors import CommandError
 from index.library import ForYouHit, IndexUnavailable, Library, TagNameError
 
 
-def _current(library: Library) -> None:
-    """Bring the index up to date (first use builds it), as every search command does; notices on stderr."""
-    try:
-        library.update_index()
-    except IndexUnavailable as error:
-        raise CommandError(str(error)) from None
-    finally:
-        cli_common.warn(library.take_notices())
-
-
 def _foryou(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
-        _current(library)
+        cli_common.make_current(library)
         try:
             seeds = library.organiser.tagged_ids(args.tag) if args.tag else library.marks.starred
             if not seeds:
@@ -65,7 +55,7 @@ def _row(library: Library, hit: ForYouHit) -> dict[str, Any]:
 
 def _facets(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
-        _current(library)
+        cli_common.make_current(library)
         try:
             view = library.view(args.query)
         except IndexUnavailable as error:

@@ -129,8 +129,8 @@ def _saved_list(args: argparse.Namespace) -> int:
         saved = library.organiser.saved_searches()
         counts: list[int | None] = []
         if saved:
+            cli_common.make_current(library)
             try:
-                library.update_index()
                 counts = [library.organiser.unread_count(query) for _name, query in saved]
             except IndexUnavailable as error:
                 raise CommandError(str(error)) from None

@@ -6,8 +6,7 @@ import argparse
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 from index.cli import common as cli_common
@@ -15,7 +14,6 @@ from index.cli.errors import CommandError
 from index.library import (
     ORDERS,
     IndexUnavailable,
-    Library,
     MatchSpan,
     SearchHit,
     UnknownPaper,
@@ -24,56 +22,6 @@ from index.library import (
 )
 
 _BOLD, _RESET = "\x1b[1m", "\x1b[0m"
-
-
-@contextmanager
-def _progress_bar(label: str, lines: bool = False) -> Iterator[Callable[[int, int], None] | None]:
-    """A rich progress bar on stderr when it is a terminal; elsewhere plain lines if `lines`, else nothing."""
-    if not sys.stderr.isatty():
-        yield _progress_lines(label) if lines else None
-        return
-    # Deferred: rich.progress costs some 60 ms of import, which only a run on a terminal should pay.
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    with Progress(
-        f"[bold]{label}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        task = bar.add_task(label, total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update
-
-
-def _progress_lines(label: str) -> Callable[[int, int], None]:
-    """Progress for a log file or a pipe: a line per tenth of the work and one at the end, never a redraw."""
-    shown = -1
-
-    def update(done: int, total: int) -> None:
-        nonlocal shown
-        if total > 0 and done * 10 // total > shown:
-            shown = done * 10 // total
-            print(f"{label}: {done}/{total} papers ({done * 100 // total}%)", file=sys.stderr, flush=True)
-
-    return update
-
-
-def _make_current(library: Library, *, rebuild: bool = False, lines: bool = False) -> UpdateReport | None:
-    """Bring the index up to date with the listings when possible (first use builds it); notices on stderr."""
-    try:
-        with _progress_bar("indexing", lines) as progress:
-            return library.update_index(progress, rebuild=rebuild)
-    except IndexUnavailable as error:
-        raise CommandError(str(error)) from None
-    finally:
-        cli_common.warn(library.take_notices())
 
 
 def _describe(report: UpdateReport) -> str:
@@ -90,7 +38,7 @@ def _index(args: argparse.Namespace) -> int:
             raise CommandError(
                 f"the index directory {library.index_dir} is not writable; use --index-dir DIR"
             )
-        report = _make_current(library, rebuild=args.rebuild, lines=args.progress)
+        report = cli_common.make_current(library, rebuild=args.rebuild, lines=args.progress, implicit=False)
         if args.shared:
             library.publish_index()
             print(
@@ -139,7 +87,7 @@ def _hit_json(hit: SearchHit, starred: frozenset[str], read: frozenset[str], sco
 
 def _search(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
-        _make_current(library)
+        cli_common.make_current(library)
         try:
             view = library.view(args.query, order=args.sort, limit=args.limit, highlight_top=args.limit)
         except IndexUnavailable as error:
@@ -168,7 +116,7 @@ def _search(args: argparse.Namespace) -> int:
 
 def _similar(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
-        _make_current(library)
+        cli_common.make_current(library)
         try:
             paper_id = library.papers.resolve(args.id)
         except UnknownPaperId as error:

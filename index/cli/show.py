@@ -82,13 +82,17 @@ def _show_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(args: argparse.Namespace, *, required: bool = True) -> Papers:
-    """The papers these options name, their listing warnings already on stderr: from a current index (its
-    headlines were made when it was built: 56k papers in ~1 s instead of parsing for 25), else parsed now.
+    """The papers these options name, their listing warnings already on stderr: from the index, built or
+    updated first as every command that reads the papers does (its snapshot holds the headlines: 56k papers
+    in ~1 s instead of parsing and making headlines for a minute), else parsed now (a read-only index dir
+    that lags the listings, or an index that cannot be built here).
 
     Raises:
         CommandError: `required` and not one listing file could be read, so an empty answer would mislead.
     """
     with cli_common.open_library(args) as library:
+        if not library.index_read_only:
+            cli_common.make_current(library, required=False)
         papers = library.papers
         notices = library.take_notices()
     cli_common.warn(safe(notice) for notice in notices)

@@ -23,6 +23,7 @@ from index.library.papers import Papers, open_papers
 from index.library.session_memory import SessionMemory
 from index.listings.catalog import load_catalog, no_headline
 from index.search import layout
+from index.search import sets as index_sets
 from index.search.answers import Highlight, MatchSpan, UpdateReport
 from index.search.index import QUERY_HELP, IndexUnavailable, SearchIndex
 from index.state.store import StateStore
@@ -43,6 +44,10 @@ class Library:
     ) -> None:
         self.listing_paths = list(listing_paths)
         self.index_dir = index_dir
+        """The index root as named (flag, environment, config or cache dir): every set's index is in it."""
+        self.set_index_dir = index_sets.set_dir(index_dir, self.listing_paths)
+        """This set of listings' own index directory under the root (see index/search/sets.py)."""
+        self._set_use: index_sets.SetUse | None = None
         self.data_dir = data_dir
         self.config = config
         self.notices: list[str] = []
@@ -140,7 +145,8 @@ class Library:
 
     def _search_index(self) -> SearchIndex:
         if self._index is None:
-            self._index = SearchIndex.open(self.index_dir)
+            self._set_use = index_sets.SetUse.enter(self.set_index_dir, self.listing_paths)
+            self._index = SearchIndex.open(self.set_index_dir)
         return self._index
 
     def _state_store(self) -> StateStore:
@@ -183,6 +189,8 @@ class Library:
             self._index.close()
         if self._state is not None:
             self._state.close()
+        if self._set_use is not None:
+            self._set_use.release()
 
     # ---- the index ----------------------------------------------------------------------------------------
 
@@ -210,6 +218,7 @@ class Library:
         self.notices += index.take_notices()
         if report is None:
             return "index is current"
+        self._evict()
         verb = "built" if report.rebuilt else "updated"
         return (
             f"index {verb}: {report.added} added, {report.updated} updated, {report.removed} removed "
@@ -232,9 +241,16 @@ class Library:
         else:
             report = index.ensure_current(self.listing_paths, progress)
         self.index_ready = index.exists
+        if report is not None:
+            self._evict()
         if self._papers is not None and not self._papers.from_index:
             self._papers = None  # parsed before the build: the index's snapshot is the faster source now
         return report
+
+    def _evict(self) -> None:
+        """After a write: the least recently used other sets' indexes go while all are over the budget."""
+        budget = int(self.config.index_budget_gb * 1024**3)
+        index_sets.evict(self.index_dir, self.set_index_dir, budget)
 
     def indexed(self) -> int:
         """How many papers the index holds."""

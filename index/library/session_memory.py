@@ -9,29 +9,16 @@ almost always written; the first save there replaces them.
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from index.config import Config, resolve_listings
+from index.listings.reader import listings_digest
 from index.state.store import StateStore
 
 GLOBAL_SESSION_KEYS = frozenset({"theme"})
 """Session keys that are the user's whatever the listings (everything else is kept per library)."""
-
-
-def listings_digest(paths: Iterable[Path]) -> str:
-    """A stable name for a set of listings: the same files or folders in any order, by any relative path."""
-    resolved = sorted({str(_resolved(path)) for path in paths})
-    return hashlib.sha256("\0".join(resolved).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-
-
-def _resolved(path: Path) -> Path:
-    try:
-        return path.expanduser().resolve()
-    except (OSError, RuntimeError):  # a symlink loop or an unreadable parent: the path as given
-        return path.expanduser().absolute()
 
 
 class SessionMemory:

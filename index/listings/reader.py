@@ -6,6 +6,7 @@ do, and the rest of the input still loads: one damaged file in a folder of fifty
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import stat
@@ -49,6 +50,22 @@ def expand_paths(paths: Sequence[Path]) -> tuple[list[Path], list[Notice]]:
             notices.append(Notice(str(given), f"no such file or directory; check {_WHERE_FROM}"))
     ordered = sorted(found.values(), key=lambda path: os.path.abspath(path))
     return ordered, notices
+
+
+def listings_digest(paths: Iterable[Path]) -> str:
+    """A stable name for a set of listings: the same files or folders in any order, by any relative path.
+
+    The reader's session memory and the per-set index directories are both kept under it.
+    """
+    resolved = sorted({str(_resolved(path)) for path in paths})
+    return hashlib.sha256("\0".join(resolved).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.expanduser().resolve()
+    except (OSError, RuntimeError):  # a symlink loop or an unreadable parent: the path as given
+        return path.expanduser().absolute()
 
 
 def _listing_files_in(directory: Path) -> list[Path]:

@@ -235,6 +235,24 @@ def diff_files(recorded: Sequence[FileStamp], paths: Sequence[str]) -> FileDiff:
     return FileDiff(tuple(added), tuple(changed), tuple(removed), tuple(stamps))
 
 
+def kept_share(recorded: Sequence[FileStamp], paths: Sequence[str]) -> float:
+    """How much of the listings an update would carry over, stat only: the bytes of files in `paths` that a
+    manifest recorded with the same size and mtime, over the larger of the listings now and those recorded."""
+    old = {entry.path: entry for entry in recorded}
+    kept = now = 0
+    for path in paths:
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue
+        now += info.st_size
+        before = old.get(path)
+        if before is not None and (info.st_size, info.st_mtime_ns) == (before.size, before.mtime_ns):
+            kept += info.st_size
+    whole = max(now, sum(entry.size for entry in recorded))
+    return kept / whole if whole else 1.0
+
+
 def _state_path(build: Path, kind: str, generation: int) -> Path:
     return build / f"{kind}-{generation}.bin"
 

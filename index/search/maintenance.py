@@ -29,6 +29,10 @@ BUILD_WAIT = 600.0
 """How long a process with no index at all waits for another one that is building it."""
 
 
+MOSTLY_NEW = 0.5
+"""Below this share of the listings' bytes carried over, an update is a full build instead (`_mostly_new`)."""
+
+
 class IndexUnavailable(Exception):
     """No usable index and none can be built here: a one-line message for the user."""
 
@@ -215,6 +219,9 @@ class IndexMaintenance:
             self.reopen()
             if self.staleness(listing_paths) is None:
                 return None
+            mostly_new = self._mostly_new(listing_paths)
+            if mostly_new is not None:
+                return self._apply(load_catalog(listing_paths, no_headline), progress, mostly_new)
             spliced = self._splice(listing_paths, progress)
             if spliced is not None:
                 return spliced
@@ -223,6 +230,19 @@ class IndexMaintenance:
             stored = self._stored_headlines()
             catalog = load_catalog(listing_paths, no_headline, stored)
             return self._apply(catalog, progress, rebuild_reason=None, stored=stored)
+
+    def _mostly_new(self, listing_paths: Sequence[Path]) -> str | None:
+        """Why to build afresh rather than update: most of the indexed listings are gone or most of the
+        listings are new (other listings under the same paths), where a full build in two processes is
+        much faster than adding papers one by one to the old index and deleting its papers. None otherwise;
+        stat only."""
+        manifest = self._manifest()
+        if manifest is None or self._full_build_reason() is not None:
+            return None
+        kept = layout.kept_share(manifest.files, _listing_files(listing_paths))
+        if kept >= MOSTLY_NEW:
+            return None
+        return f"only {kept:.0%} of the listings are as indexed"
 
     # ----- writing ---------------------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from index.library import papers as library_papers
 from index.listings.catalog import load_catalog, no_headline
 from index.search import build as whoosh_build
 from index.search.layout import WriterLock
-from tests.conftest import SEEDS
+from tests.conftest import SEEDS, set_index_dir
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, reader, status_text
 from tui.browse.index_build import IndexBuilder
@@ -67,13 +67,13 @@ def _record_status(monkeypatch: pytest.MonkeyPatch, seen: list[str]) -> None:
 async def test_the_first_build_runs_both_processes_inside_the_app_and_enables_search(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    index_dir = tmp_path / "index"
+    index_dir = set_index_dir(tmp_path / "index", SEEDS)
     (index_dir / "build-3").mkdir(parents=True)  # what a reader killed mid-build leaves
     (index_dir / "build-3" / "MAIN_WRITELOCK").touch()
     started = _spy_on_children(monkeypatch)
     seen: list[str] = []
     _record_status(monkeypatch, seen)
-    library = Library.open([SEEDS], index_dir=index_dir, data_dir=tmp_path / "data")
+    library = Library.open([SEEDS], index_dir=tmp_path / "index", data_dir=tmp_path / "data")
     try:
         assert not library.index_ready
         app = reader(library)
@@ -124,7 +124,7 @@ async def test_a_failed_first_build_says_what_to_do_and_leaves_nothing_behind(
             assert "second indexing process failed (exit code -9)" in failures[0]
             assert "Run `papers index`" in failures[0]
             assert len(browse(app).paper_list.ids) == len(library.papers), "the list still works"
-        _nothing_left_behind(index_dir, set())
+        _nothing_left_behind(set_index_dir(index_dir, SEEDS), set())
     finally:
         library.close()
 

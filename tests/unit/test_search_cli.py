@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from index.search.index import SUGGEST_BELOW
-from tests.conftest import REPO, SEEDS, run_papers
+from tests.conftest import REPO, SEEDS, run_papers, set_index_dir
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,7 @@ def test_first_search_builds_the_index_and_ranks_w2s_first(index_dir: Path) -> N
         "starred",
         "read",
     } <= set(rows[0])
-    assert (index_dir / "current").is_symlink()
+    assert (set_index_dir(index_dir, SEEDS) / "current").is_symlink()
 
 
 def test_stemming_finds_memorization(index_dir: Path) -> None:
@@ -166,7 +166,7 @@ def test_index_command_reports_counts(tmp_path: Path) -> None:
 def test_corrupt_index_is_rebuilt_with_a_notice(tmp_path: Path) -> None:
     args = ("--listings", str(SEEDS), "--index-dir", str(tmp_path / "ix"))
     assert run_papers(*args, "index").returncode == 0
-    build = (tmp_path / "ix" / "current").resolve()
+    build = (set_index_dir(tmp_path / "ix", SEEDS) / "current").resolve()
     for toc in build.glob("*.toc"):
         toc.write_bytes(b"garbage")
     result = run_papers(*args, "search", "diffusion")
@@ -179,7 +179,7 @@ def test_corrupt_index_is_rebuilt_with_a_notice(tmp_path: Path) -> None:
 def test_damaged_snapshot_is_rebuilt_with_a_notice(tmp_path: Path) -> None:
     args = ("--listings", str(SEEDS), "--index-dir", str(tmp_path / "ix"))
     assert run_papers(*args, "index").returncode == 0
-    for path in (tmp_path / "ix" / "current").resolve().glob("snapshot-*.bin"):
+    for path in (set_index_dir(tmp_path / "ix", SEEDS) / "current").resolve().glob("snapshot-*.bin"):
         path.write_bytes(path.read_bytes()[:1000])  # truncated, as by a full disk
     result = run_papers(*args, "search", "diffusion")
     assert result.returncode == 0, result.stderr
@@ -190,7 +190,7 @@ def test_damaged_snapshot_is_rebuilt_with_a_notice(tmp_path: Path) -> None:
 def test_missing_segment_is_rebuilt_with_a_notice(tmp_path: Path) -> None:
     args = ("--listings", str(SEEDS), "--index-dir", str(tmp_path / "ix"))
     assert run_papers(*args, "index").returncode == 0
-    build = (tmp_path / "ix" / "current").resolve()
+    build = (set_index_dir(tmp_path / "ix", SEEDS) / "current").resolve()
     for path in [*build.glob("*.seg"), *build.glob("*.trm")]:  # compound segments, or separate files' terms
         path.unlink()
     result = run_papers(*args, "search", "diffusion")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS, REPO, SEEDS, run_papers
+from tests.conftest import CORPUS, REPO, SEEDS, run_papers, set_index_dir
 
 # About 4.7k real papers: enough that a full build takes the two-process path and some seconds.
 CORPUS_FILES = [
@@ -43,10 +43,12 @@ def test_build_killed_with_sigkill_leaves_a_usable_index_and_the_next_run_finish
 
     listings = [arg for path in CORPUS_FILES for arg in ("--listings", str(path))]
     corpus = (*listings, "--index-dir", str(index_dir))
+    corpus_dir = set_index_dir(index_dir, *CORPUS_FILES)  # each set of listings has its own index
+    assert run_papers(*corpus, "index").returncode == 0
     build = _papers_popen(*corpus, "index", "--rebuild")
     deadline = time.monotonic() + 240
     # Kill once Whoosh has written part of the new build (its posting files exist), i.e. truly mid-way.
-    while time.monotonic() < deadline and not list(index_dir.glob("build-2/*.trm")):
+    while time.monotonic() < deadline and not list(corpus_dir.glob("build-2/*.trm")):
         assert build.poll() is None, build.communicate()
         time.sleep(0.05)
     time.sleep(0.3)
@@ -54,7 +56,8 @@ def test_build_killed_with_sigkill_leaves_a_usable_index_and_the_next_run_finish
     build.send_signal(signal.SIGKILL)
     build.wait()
     _wait_for_no_process_using(index_dir)  # the forked indexing child dies with its parent
-    assert os.readlink(index_dir / "current") == "build-1"  # the live index was never touched
+    assert os.readlink(corpus_dir / "current") == "build-1"  # the live index was never touched
+    assert os.readlink(set_index_dir(index_dir, SEEDS) / "current") == "build-1"  # nor another set's
 
     previous = run_papers(*seeds, "search", "diffusion")
     assert previous.returncode == 0, previous.stderr
