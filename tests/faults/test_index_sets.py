@@ -12,8 +12,6 @@ import pytest
 from index.library import Library
 from tests.conftest import CORPUS, DATA, REPO, SEEDS, run_papers, set_index_dir
 
-pytestmark = pytest.mark.faults
-
 # About 4.7k real papers: a build that takes some seconds, so the command says what it is waiting for.
 CORPUS_FILES = [
     CORPUS / "listings" / name
