@@ -86,6 +86,7 @@ class Asked:
     limit: int | None = None
     highlight_top: int = 0
     typing: bool = False
+    cancelled: Callable[[], bool] | None = None
 
 
 def compute_view(
@@ -101,6 +102,7 @@ def compute_view(
     highlight_top: int = 0,
     typing: bool = False,
     places: Places | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> View:
     """Search, then the user's marks (the query's filters and the reader's), then the order.
 
@@ -116,6 +118,7 @@ def compute_view(
         highlight_top: how many of the hits carry match spans and a snippet.
         typing: the query is being typed, so its unfinished last word is a prefix (`SearchIndex.match`).
         places: each paper's place in an order of `PLACED_ORDERS`; without it only "listing" (`position`).
+        cancelled: asked while the query runs; True stops it (`SearchIndex.match`).
 
     Raises:
         IndexUnavailable: the index cannot be searched (damaged, or gone since it was opened).
@@ -130,11 +133,11 @@ def compute_view(
         ids = keep(state, tuple(every), (filter,))
         ids = _ordered(ids, order, state, placed, listed=True)
         return View(query, filter, ids, waiting=bool(query.strip()))
-    asked = Asked(query, filter, order, limit, highlight_top, typing)
+    asked = Asked(query, filter, order, limit, highlight_top, typing, cancelled)
     if filter == "foryou" or FOR_YOU_RE.search(query) or for_you_tag(query):
         return _for_you_view(index, state, placed, asked)
     ranked = order == "relevance"
-    matched = index.match(query, limit if ranked else None, ranked=ranked, typing=typing)
+    matched = index.match(query, limit if ranked else None, ranked=ranked, typing=typing, cancelled=cancelled)
     ids, scores = matched.ids, matched.scores
     if matched.filters:
         mask = _kept(state, ids, matched.filters)
@@ -310,7 +313,7 @@ def _for_you_view(index: SearchIndex, state: StateStore, places: Places, asked: 
     picked = for_you(index, state, seeds, limit=FOR_YOU_SIZE)
     ranking = {hit.id: n for n, hit in enumerate(picked)}
     # Every match, unscored (at most FOR_YOU_SIZE pass); the hits of a limited view are picked afterwards.
-    matched = index.match(asked.query, ranked=False, typing=asked.typing)
+    matched = index.match(asked.query, ranked=False, typing=asked.typing, cancelled=asked.cancelled)
     query_filters = [name for name in matched.filters if not _is_for_you(name)]
     pool = matched.ids
     if len(query_filters) < len(matched.filters):  # the query itself asks for the for-you list

@@ -7,10 +7,15 @@ it the opened library: the core never imports the reader, and the reader knows t
 
 from __future__ import annotations
 
+import asyncio
 import os
+import sys
+import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from index.library import Library
 
 FRAME_RATE = 120
@@ -39,5 +44,23 @@ def run_reader(library: Library) -> int:
         keymap=config.keymap,
         freeze_gc=True,
     )
-    app.run()
+    asyncio.run(_run_then_leave(app))
     return app.return_code or 0
+
+
+async def _run_then_leave(app: App[None]) -> None:
+    """Run `app`; once it has closed and given the terminal back, exit at once if a worker is still busy.
+
+    asyncio.run would otherwise join the worker threads before returning: a search stops within its budget
+    (index/search/bounds.py), but a first index build takes minutes. What a worker leaves behind is safe to
+    drop: a search reads, a build writes a new directory that replaces the old one only when complete, and
+    every change to stars and marks is a committed SQLite transaction.
+    """
+    await app.run_async()
+    current = threading.current_thread()
+    if any(
+        thread.is_alive() and not thread.daemon for thread in threading.enumerate() if thread is not current
+    ):
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        os._exit(app.return_code or 0)

@@ -279,12 +279,14 @@ class Library:
         limit: int | None = None,
         highlight_top: int = 0,
         typing: bool = False,
+        cancelled: Callable[[], bool] | None = None,
     ) -> View:
         """Which papers to show for a query, a filter and an order, and what to tell the user: the one
         answer the reader and `papers search` share (see `views.compute_view`). Safe in a worker thread.
 
         `typing`: the reader's query, whose unfinished last word matches as a prefix (`graph neu` finds
-        graph neural networks); `papers search` asks for that with an explicit `neu*`.
+        graph neural networks); `papers search` asks for that with an explicit `neu*`. `cancelled`: asked
+        while the query runs; True stops it early (its worker was cancelled by a newer search or a quit).
         """
         papers = self.papers
         return views.compute_view(
@@ -299,6 +301,7 @@ class Library:
             highlight_top=highlight_top,
             typing=typing,
             places=papers.places,
+            cancelled=cancelled,
         )
 
     def _unread_view(self, query: str) -> View:

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from whoosh import query as wq
 
+from index.search.bounds import Budget
 from index.search.prefixes import PrefixTerm
 from index.search.termarrays import Docnums, Mask, Scores, SegmentArrays, Unsupported
 from index.search.whoosh_private import expansion, seed_expansion
@@ -78,20 +79,23 @@ class FastRanker:
             for name in scored:
                 segment.lengths(name)
 
-    def hits(self, query: Any, scored: bool = True, top: int | None = None) -> Hits:
+    def hits(
+        self, query: Any, scored: bool = True, top: int | None = None, budget: Budget | None = None
+    ) -> Hits:
         """Every match of `query` best first (ties: lower document number first, as Whoosh orders them), or
         in document order when not `scored`; with `top`, only the best `top` (the same first ones).
 
         Raises:
             Unsupported: the index holds something the arrays cannot reproduce; search with Whoosh.
             TooSlow: a part only Whoosh evaluates ran past the time limit.
+            QueryStopped: the query ran past `budget` (checked a term at a time).
         """
         started = time.perf_counter()
         context = self.searcher.context()  # what search_with_collector gives the collector
         masks: list[Mask] = []
         scores: list[Scores] = []
         for number, segment in enumerate(self._segments):
-            walk = _Walk(self, number, segment, context, started)
+            walk = _Walk(self, number, segment, context, started, budget=budget)
             found = walk.node(query)
             masks.append(found.mask)
             scores.append(found.scores)
@@ -151,6 +155,7 @@ class _Walk:
         context: Any,
         started: float,
         universe: Docnums | None = None,
+        budget: Budget | None = None,
     ) -> None:
         self.ranker = ranker
         self.number = number
@@ -161,6 +166,7 @@ class _Walk:
         self.started = started
         self.universe = universe
         """The documents this walk's arrays stand for (ascending), when not the whole segment."""
+        self.budget = budget
 
     def empty(self) -> Matches:
         size = self.segment.size if self.universe is None else len(self.universe)
@@ -199,7 +205,9 @@ class _Walk:
             btext = self.searcher.schema[field].to_bytes(text)
         except ValueError:
             return self.empty()
-        if time.perf_counter() - self.started > self.ranker._time_limit:
+        if self.budget is not None:
+            self.budget.check("ranking")  # a prefix of thousands of words: Whoosh would be slower still
+        elif time.perf_counter() - self.started > self.ranker._time_limit:
             raise TooSlow  # a prefix of thousands of words: Whoosh's time-limited search answers
         docnums, scores = self.segment.term(field, btext)
         if self.universe is not None:
@@ -223,9 +231,15 @@ class _Walk:
         # Dozens of rare words: the union tree runs over just the documents holding one of them, not over
         # every document of the segment (at 250k, a few ms for `diffu*` where the full walk takes ~70 ms), and
         # is spread out once.
-        holding = [self.segment.term(field, self.searcher.schema[field].to_bytes(word))[0] for word in words]
+        holding: list[Docnums] = []
+        for word in words:
+            if self.budget is not None and not len(holding) % 64:
+                self.budget.check("ranking")
+            holding.append(self.segment.term(field, self.searcher.schema[field].to_bytes(word))[0])
         universe = np.unique(np.concatenate(holding))
-        within = _Walk(self.ranker, self.number, self.segment, self.context, self.started, universe)
+        within = _Walk(
+            self.ranker, self.number, self.segment, self.context, self.started, universe, self.budget
+        )
         found = within.either(wq.Or(terms), context)
         spread = self.empty()
         spread.mask[universe] = found.mask

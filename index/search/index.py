@@ -19,6 +19,7 @@ import string
 import time
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
@@ -37,6 +38,7 @@ from index.search.answers import (
     UnknownPaper,
     UpdateReport,
 )
+from index.search.bounds import Budget, QueryStopped
 from index.search.highlight import WordTerms, snippet
 from index.search.likeness import Likeness
 from index.search.maintenance import IndexMaintenance, IndexUnavailable
@@ -236,7 +238,13 @@ class SearchIndex:
 
     @reading
     def match(
-        self, query: str, limit: int | None = None, *, ranked: bool = True, typing: bool = False
+        self,
+        query: str,
+        limit: int | None = None,
+        *,
+        ranked: bool = True,
+        typing: bool = False,
+        cancelled: Callable[[], bool] | None = None,
     ) -> Matched:
         """Every paper `query` matches, best first, with what highlighting and filtering need; never raises on
         a bad query (it is searched as plain words and `notice` says so).
@@ -252,6 +260,10 @@ class SearchIndex:
                 its own way (cheaper: nothing is scored).
             typing: the query is being typed (the reader): its last word, unless finished, is a prefix
                 (`last_word_as_prefix`), the same query as typing that word with a `*`.
+            cancelled: asked while the query runs; True stops it (an empty answer, with a notice).
+
+        Every query runs under a `Budget` (bounds.py): one that runs past it, or whose wildcard stands for
+        more words than a search can use, answers nothing and says why.
         """
         self._maintenance.refresh()
         searcher = self._maintenance.searcher
@@ -266,11 +278,20 @@ class SearchIndex:
             total = len(ids)
         else:
             top = limit if limit is not None and limit >= SUGGEST_BELOW and not parsed.filters else None
-            ids, scores, terms, timed_out, total = self._matcher.ranked(searcher, parsed, top, ranked)
-            if parsed.fallback and not ids:
-                ids, scores, terms, timed_out, total = self._matcher.near_spellings(
-                    searcher, parsed, ranked, notices
+            budget = Budget(cancelled=cancelled)
+            try:
+                ids, scores, terms, timed_out, total = self._matcher.ranked(
+                    searcher, parsed, top, ranked, budget
                 )
+                if parsed.fallback and not ids:
+                    ids, scores, terms, timed_out, total = self._matcher.near_spellings(
+                        searcher, parsed, ranked, notices, budget
+                    )
+            except QueryStopped as stopped:
+                ids, scores, terms, timed_out, total = (), (), {}, False, 0
+                notices.append(f"search stopped: {stopped.reason}")
+                searched = query  # nothing was searched: no "did you mean" either
+                parsed = replace(parsed, words=())
             if timed_out:
                 notices.append(f"search stopped after {TIME_LIMIT:g} s; results are incomplete")
         notice = "; ".join(notices) or None

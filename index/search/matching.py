@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from index.search.bounds import Budget
 from index.search.query import ParsedQuery, QueryParsers
 from index.search.ranking import TIME_LIMIT, Ranked, rank
 
@@ -55,11 +56,17 @@ class Matcher:
         return self._parsers.parse(text, frequency)
 
     def ranked(
-        self, searcher: Any, parsed: ParsedQuery, top: int | None = None, scored: bool = True
+        self,
+        searcher: Any,
+        parsed: ParsedQuery,
+        top: int | None = None,
+        scored: bool = True,
+        budget: Budget | None = None,
     ) -> Ranked:
-        """`ranking.rank` for this query, cached per query text until the next commit.
+        """`ranking.rank` for this query under `budget`, cached per query text until the next commit.
 
-        A full scored ranking also answers any `top` later asked of the same text.
+        A full scored ranking also answers any `top` later asked of the same text. A query stopped by its
+        budget raises `QueryStopped` and is not cached: asked again, it runs again.
         """
         every = self._cache.get(parsed.text)
         if every is not None:
@@ -70,7 +77,7 @@ class Matcher:
         if cached is not None:
             self._cache.move_to_end(key)
             return cached
-        ranked = rank(searcher, parsed.query, self._ids_of, top, scored, self.fast_ranker(searcher))
+        ranked = rank(searcher, parsed.query, self._ids_of, top, scored, self.fast_ranker(searcher), budget)
         self._cache[key] = ranked
         if len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
@@ -89,7 +96,14 @@ class Matcher:
             self._fast = (searcher, ranker)
         return self._fast[1]
 
-    def near_spellings(self, searcher: Any, parsed: ParsedQuery, ranked: bool, notices: list[str]) -> Ranked:
+    def near_spellings(
+        self,
+        searcher: Any,
+        parsed: ParsedQuery,
+        ranked: bool,
+        notices: list[str],
+        budget: Budget | None = None,
+    ) -> Ranked:
         """A malformed query whose plain words found nothing: its words within two typos, as a last resort."""
         assert self._parsers is not None
         near = self._parsers.near_words(parsed.text, self._analyzer)
@@ -97,4 +111,4 @@ class Matcher:
             return Ranked((), (), {}, False, 0)
         near_parsed = replace(parsed, text=f"\x00near:{parsed.text}", query=near)
         notices[0] = (parsed.notice or "").replace("as plain words", "as plain words and near spellings")
-        return self.ranked(searcher, near_parsed, None, ranked)
+        return self.ranked(searcher, near_parsed, None, ranked, budget)

@@ -15,6 +15,7 @@ from typing import Any
 
 from whoosh import query
 
+from index.search.bounds import Budget
 from index.search.prefixes import PREFIX_FIELD, PrefixTerm, is_short
 from index.search.schema import DEFAULT_FIELDS
 from index.search.whoosh_private import expand_once
@@ -189,13 +190,13 @@ def whole_word_or_prefix(node: Any, schema: Any, frequency: DocFrequency | None 
     return query.Or([*whole, *completions, prefix])
 
 
-def share_expansions(parsed: Any) -> None:
+def share_expansions(parsed: Any, budget: Budget | None = None) -> None:
     """Make each prefix, wildcard or fuzzy leaf of `parsed` expand once per segment reader.
 
     Whoosh expands such a leaf again for every use: to order an Or (estimate_size), to build its matcher, and
     for highlighting (existing_terms). A fuzzy expansion is a Python Damerau-Levenshtein walk over the
     lexicon, so doing it once instead of three times cuts most of a `word~` query's cost; the terms, and
-    so the hits and scores, are the same.
+    so the hits and scores, are the same. With `budget`, each walk is bounded by it (`expand_once`).
     """
     for leaf in parsed.leaves():
-        expand_once(leaf)
+        expand_once(leaf, budget)

@@ -13,6 +13,7 @@ from typing import Any
 
 from whoosh import qparser, query
 
+from index.search.bounds import MAX_EDITS, MAX_QUERY_CHARS
 from index.search.prefix_query import DocFrequency, mend_leaves, with_prefixes
 from index.search.schema import DEFAULT_FIELDS
 
@@ -125,14 +126,20 @@ class QueryParsers:
         """
         filters: list[str] = []
         unknown: list[str] = []
+        cut = _cut(typed)
 
         def take(match: re.Match[str]) -> str:
             name = match.group(1).lower()
             (filters if name in STATE_FILTERS else unknown).append(name)
             return " "
 
-        text = " ".join(_STATE_RE.sub(take, typed).split())
-        notices = [
+        text = " ".join(_STATE_RE.sub(take, cut or typed).split())
+        notices = (
+            []
+            if cut is None
+            else [f"only the first {MAX_QUERY_CHARS:,} characters of the query are searched"]
+        )
+        notices += [
             f"unknown filter is:{name} ignored (use is:starred, is:unread, is:read or is:foryou)"
             for name in unknown
         ]
@@ -148,6 +155,11 @@ class QueryParsers:
             except Exception as error:  # Whoosh's parser raises assorted types on odd input; none may escape.
                 problem = f"could not parse it ({type(error).__name__})"
             else:
+                parsed = bounded(parsed, notices)
+                if parsed is None:
+                    return ParsedQuery(
+                        text, query.NullQuery, tuple(dict.fromkeys(filters)), _join(notices), words
+                    )
                 if parsed is query.NullQuery or isinstance(parsed, type(query.NullQuery)):
                     problem = "it has no words to search for"
                 mend_leaves(parsed, text)
@@ -173,6 +185,44 @@ class QueryParsers:
                 for field in DEFAULT_FIELDS[:2]
             ]
         )
+
+
+def _cut(typed: str) -> str | None:
+    """`typed` cut to `MAX_QUERY_CHARS` at a space (or mid-word if it has none), or None when it fits."""
+    if len(typed) <= MAX_QUERY_CHARS:
+        return None
+    head = typed[:MAX_QUERY_CHARS]
+    space = head.rfind(" ")
+    return head[:space] if space > 0 else head
+
+
+def bounded(parsed: Any, notices: list[str]) -> Any:
+    """`parsed` within what one search may ask (bounds.py), saying what changed in `notices`: a wildcard that
+    is nothing but wildcards (`*`, `?*`: every word of the index) is left out, and `word~N` allows at most
+    `MAX_EDITS` typos. None when nothing is left to search."""
+    said: set[str] = set()
+
+    def bound(node: Any) -> Any:
+        if isinstance(node, query.Every) or (type(node) is query.Wildcard and not node.text.strip("*?")):
+            shown = getattr(node, "text", None) or "*"
+            if shown not in said:
+                said.add(shown)
+                notices.append(
+                    f"{shown} alone stands for every word; left out (put letters with it: diffu*, *former)"
+                )
+            return query.NullQuery
+        if isinstance(node, query.FuzzyTerm) and node.maxdist > MAX_EDITS:
+            shown = f"~{node.maxdist}"
+            if shown not in said:
+                said.add(shown)
+                notices.append(f"{shown} allows at most {MAX_EDITS} typos; searched with {MAX_EDITS}")
+            node.maxdist = MAX_EDITS
+        return node
+
+    kept = parsed.accept(bound).normalize()
+    if said and (kept is query.NullQuery or isinstance(kept, type(query.NullQuery))):
+        return None
+    return kept
 
 
 def last_word_as_prefix(text: str) -> str:

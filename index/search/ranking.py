@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from whoosh import collectors
 from whoosh.searching import TimeLimit
 
+from index.search.bounds import Budget
 from index.search.highlight import matched_terms
 from index.search.prefix_query import share_expansions
 
@@ -44,6 +45,7 @@ def rank(
     top: int | None = None,
     scored: bool = True,
     fast: FastRanker | None = None,
+    budget: Budget | None = None,
 ) -> Ranked:
     """Every match of `query` (or the best `top`), best first, mapped to paper ids by `ids_of`.
 
@@ -54,15 +56,20 @@ def rank(
     With `top`, Whoosh keeps a heap instead of sorting every match: the same first `top` hits in the same
     order (ties go to the lower document number either way). Unscored, the matches come in index order with
     no scores (BM25 is about half the cost of a common word), for callers that order them themselves.
+
+    With `budget`, every expansion checks it and Whoosh's collector gets the time it has left.
+
+    Raises:
+        QueryStopped: an expansion ran past the budget, or stands for more words than a search can use.
     """
-    share_expansions(query)
+    share_expansions(query, budget)
     readers = [leaf.reader() for leaf, _offset in searcher.leaf_searchers()]
     if fast is not None:
         from index.search.fastrank import TooSlow
         from index.search.termarrays import Unsupported
 
         try:
-            hits = fast.hits(query, scored, top)
+            hits = fast.hits(query, scored, top, budget)
         except (Unsupported, TooSlow):
             pass
         else:
@@ -82,7 +89,8 @@ def rank(
         # No block-quality skipping and no matcher replacement: both prune by Whoosh's per-block score
         # bounds, which field boosts make inexact (`graph neural` lost 4 of its real top 20 at 56k).
         inner = collectors.TopCollector(top, usequality=False, replace=0)
-    capped = collectors.TimeLimitCollector(inner, timelimit=TIME_LIMIT)
+    limit = TIME_LIMIT if budget is None else min(TIME_LIMIT, budget.remaining())
+    capped = collectors.TimeLimitCollector(inner, timelimit=limit)
     timed_out = False
     try:
         searcher.search_with_collector(query, capped)

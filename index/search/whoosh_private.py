@@ -11,6 +11,7 @@ slower.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,6 +27,8 @@ from whoosh.system import pack_ushort
 from whoosh.util.numeric import byte_to_length
 from whoosh.util.numeric import length_to_byte as length_to_byte
 from whoosh.writing import PostingPool, SegmentWriter
+
+from index.search.bounds import MAX_EXPANSION, SCAN_CHECK, Budget, QueryStopped
 
 Posting = tuple[str, bytes, int, float, bytes | None]
 """(field name, term bytes, document number, weight, value bytes): one posting as Whoosh's pool holds it."""
@@ -345,11 +348,16 @@ def var_bytes_values(column: Any) -> tuple[bytes, Sequence[int], Sequence[int]] 
 # Queries
 
 
-def expand_once(leaf: Any) -> None:
+def expand_once(leaf: Any, budget: Budget | None = None) -> None:
     """Make a prefix, wildcard or fuzzy leaf expand once per segment reader: Whoosh's `estimate_size`,
-    `matcher` and `existing_terms` each ask `MultiTerm._btexts`, which expands it again."""
-    if isinstance(leaf, query.MultiTerm) and "_btexts" not in vars(leaf):
-        leaf._btexts = _Expansions(leaf._btexts)
+    `matcher` and `existing_terms` each ask `MultiTerm._btexts`, which expands it again. With `budget`, each
+    walk checks it as it goes and stops past `MAX_EXPANSION` words (`QueryStopped`)."""
+    if not isinstance(leaf, query.MultiTerm):
+        return
+    if "_btexts" not in vars(leaf):
+        leaf._btexts = _Expansions(leaf, leaf._btexts)
+    if isinstance(leaf._btexts, _Expansions):
+        leaf._btexts.budget = budget
 
 
 def seed_expansion(leaf: Any, reader: Any, words: list[bytes]) -> None:
@@ -366,19 +374,60 @@ def expansion(leaf: Any, reader: Any) -> Any:
 class _Expansions:
     """One leaf's expanded terms per reader (held by reference, so its id is never reused meanwhile)."""
 
-    def __init__(self, expand: Any) -> None:
+    def __init__(self, leaf: Any, expand: Any) -> None:
+        self._leaf = leaf
         self._expand = expand
         self._seen: dict[int, tuple[Any, list[bytes]]] = {}
+        self.budget: Budget | None = None
 
     def __call__(self, reader: Any) -> list[bytes]:
         known = self._seen.get(id(reader))
         if known is None:
-            known = self._seen[id(reader)] = (reader, list(self._expand(reader)))
+            words = self._walk(reader) if self.budget is not None else list(self._expand(reader))
+            known = self._seen[id(reader)] = (reader, words)
         return known[1]
 
     def seed(self, reader: Any, words: list[bytes]) -> None:
         """Take an expansion made earlier for an equal leaf (the fast ranker keeps them per generation)."""
         self._seen.setdefault(id(reader), (reader, words))
+
+    def _walk(self, reader: Any) -> list[bytes]:
+        """The expansion under the budget. A wildcard walks the lexicon here, with the clock looked at every
+        `SCAN_CHECK` entries (Whoosh's walk yields only the matches, so a rare `*zq*` would never look);
+        a prefix or fuzzy walk yields little between matches (the automaton skips), so its own will do."""
+        budget = self.budget
+        assert budget is not None
+        leaf, shown = self._leaf, typed_form(self._leaf)
+        what = f"expanding {shown}"
+        budget.check(what)
+        candidates: Any = self._expand(reader)
+        pattern = None
+        if type(leaf) is query.Wildcard:
+            prefix = leaf._find_prefix(leaf.text)
+            candidates = (
+                reader.expand_prefix(leaf.fieldname, prefix) if prefix else reader.lexicon(leaf.fieldname)
+            )
+            pattern = re.compile(leaf._get_pattern())
+            from_bytes = reader.schema[leaf.fieldname].from_bytes
+        words: list[bytes] = []
+        for count, btext in enumerate(candidates):
+            if not count % SCAN_CHECK:
+                budget.check(what)
+            if pattern is not None and not pattern.match(from_bytes(btext)):
+                continue
+            words.append(btext)
+            if len(words) > MAX_EXPANSION:
+                raise QueryStopped(f"{shown} matches more than {MAX_EXPANSION:,} words (type more letters)")
+        return words
+
+
+def typed_form(leaf: Any) -> str:
+    """A prefix, wildcard or fuzzy leaf as a query would write it (`diffu*`, `*a*`, `difusion~2`)."""
+    if isinstance(leaf, query.FuzzyTerm):
+        return f"{leaf.text}~{leaf.maxdist}"
+    if type(leaf) is query.Prefix:
+        return f"{leaf.text}*"
+    return str(leaf.text)
 
 
 def bm25f_b(weighting: Any, field: str) -> float:

@@ -81,7 +81,10 @@ class Searches:
         worker = get_current_worker()
         app = self._host.app
         try:
-            outcome = self._library.view(query, filter, order, typing=True)  # the last word may be unfinished
+            # The last word may be unfinished; a newer search or quitting cancels the worker, which stops it.
+            outcome = self._library.view(
+                query, filter, order, typing=True, cancelled=lambda: worker.is_cancelled
+            )
         except Exception as error:  # a failing search is reported in one line; the reader keeps going
             if not worker.is_cancelled:
                 message = f"Search failed: {type(error).__name__}: {one_line(str(error))}"
