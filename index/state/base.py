@@ -22,6 +22,15 @@ from index.state.db import error_code
 RETRY_FOR_S = 30.0
 """How long a write keeps retrying while other processes hold the lock, beyond SQLite's own busy timeout."""
 
+_UNWRITABLE_NOW = {
+    sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_FULL,
+    sqlite3.SQLITE_IOERR,
+    sqlite3.SQLITE_CANTOPEN,
+    sqlite3.SQLITE_PERM,
+}
+"""Write errors that mean the disk stopped taking writes under an open store (filled up, remounted
+read-only, unmounted); a lock held too long (SQLITE_BUSY) is not one of them."""
 _CACHE_KEYS = 64
 T = TypeVar("T")
 
@@ -124,9 +133,18 @@ class StoreConnection:
                         time.sleep(delay)
                         delay = min(delay * 2, 0.25)
                         continue
-                    raise _user_error(error, self.path) from error
+                    raise self._failed(error) from error
                 except sqlite3.DatabaseError as error:
-                    raise _user_error(error, self.path) from error
+                    raise self._failed(error) from error
+
+    def _failed(self, error: sqlite3.Error) -> StateError:
+        """The error to raise for a failed write; one that says the disk cannot take writes (full, read-only,
+        gone) makes the store read-only from now on, so later changes are refused up front and nothing is
+        half-written while the user is told once."""
+        if error_code(error) in _UNWRITABLE_NOW:
+            self.read_only_reason = f"{self.path} cannot be written ({error})"
+            return StateReadOnlyError(f"cannot save stars or read marks: {self.read_only_reason}")
+        return _user_error(error, self.path)
 
     def _attempt(self, body: Callable[[sqlite3.Connection], T]) -> T:
         conn = self._conn

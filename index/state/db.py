@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import sqlite3
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -183,6 +185,15 @@ def _open_writable_when_free(data_dir: Path) -> sqlite3.Connection:
             time.sleep(0.05)
 
 
+def _check_writable(data_dir: Path, path: Path) -> None:
+    """Raise the system's own error when the folder or the file cannot be written. SQLite would open such a
+    file read-only without a word and fail only at the first change, after the reader had promised it."""
+    with tempfile.TemporaryFile(dir=data_dir):  # EROFS on a read-only mount, even for root
+        pass
+    if not os.access(path, os.W_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+
+
 def _open_writable(data_dir: Path) -> sqlite3.Connection:
     if not data_dir.is_dir():
         try:
@@ -193,6 +204,7 @@ def _open_writable(data_dir: Path) -> sqlite3.Connection:
                 raise
     path = data_dir / DB_NAME
     _private_file(path)
+    _check_writable(data_dir, path)
     conn = _connect(str(path))
     try:
         _check_readable(conn)
@@ -296,8 +308,11 @@ def _reads_as_ours(conn: sqlite3.Connection) -> bool:
 
 def _open_read_only(path: Path) -> tuple[sqlite3.Connection, str | None]:
     """Open an existing file without writing; `immutable` covers a WAL file whose folder forbids the -shm."""
-    if not path.is_file():
-        return _empty_in_memory(), None
+    try:
+        if not path.is_file():
+            return _empty_in_memory(), None
+    except OSError as error:  # a folder on the way this user cannot traverse
+        return _empty_in_memory(), f"{DB_NAME} cannot be read ({_reason(error)}); showing no stars"
     for options in ("mode=ro", "mode=ro&immutable=1"):
         conn: sqlite3.Connection | None = None
         try:
@@ -313,15 +328,27 @@ def _open_read_only(path: Path) -> tuple[sqlite3.Connection, str | None]:
             return _migrated_copy(conn), None
         if version > SCHEMA_VERSION and not _reads_as_ours(conn):
             conn.close()
-            return _empty_in_memory(), f"{path} has schema version {version}; showing no stars"
+            return _empty_in_memory(), "its tables are not ones this papers reads; showing no stars"
         return conn, None
-    return _empty_in_memory(), f"{path} cannot be read; showing no stars"
+    return _empty_in_memory(), f"{DB_NAME} cannot be read; showing no stars"
 
 
 def _reason(error: BaseException) -> str:
     if isinstance(error, OSError):
         return error.strerror or str(error)
     return str(error)
+
+
+def _why_unwritable(data_dir: Path, error: BaseException) -> str:
+    """What the system says about writing in `data_dir` ("Read-only file system", "No space left on
+    device"), which says more than SQLite's "unable to open database file"; else `error` itself."""
+    if isinstance(error, sqlite3.Error):
+        try:
+            with tempfile.TemporaryFile(dir=data_dir):
+                pass
+        except OSError as os_error:
+            return _reason(os_error)
+    return _reason(error)
 
 
 def open_database(data_dir: Path) -> OpenedDatabase:
@@ -352,19 +379,17 @@ def open_database(data_dir: Path) -> OpenedDatabase:
         except NewerSchema as error:
             conn, problem = _open_read_only(path)
             reason = f"written by a newer papers ({error}); upgrade papers to change stars"
-            notices.append(Notice(str(path), problem or reason))
+            notices.append(Notice(str(path), f"{reason}; {problem}" if problem else reason))
             return OpenedDatabase(conn, path, reason, notices)
         except (OSError, sqlite3.Error) as error:
             if isinstance(error, sqlite3.Error) and error_code(error) not in _UNWRITABLE_CODES:
                 raise
             # EACCES, EROFS, ENOSPC, ENOTDIR, SQLITE_READONLY, SQLITE_FULL...: all mean "cannot write here".
-            reason = f"{data_dir} cannot be written ({_reason(error)})"
+            why = _why_unwritable(data_dir, error)
+            reason = f"{data_dir} cannot be written ({why})"
             conn, problem = _open_read_only(path)
-            notices.append(
-                Notice(str(data_dir), f"cannot be written ({_reason(error)}); stars are read-only")
-            )
-            if problem:
-                notices.append(Notice(str(path), problem))
+            said = problem or "stars are read-only"
+            notices.append(Notice(str(data_dir), f"cannot be written ({why}); {said}"))
             return OpenedDatabase(conn, path, reason, notices)
     reason = "the state database kept failing its integrity check"
     notices.append(Notice(str(path), f"{reason}; stars and read marks are read-only"))

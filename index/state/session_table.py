@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from index.models import Notice
-from index.state.base import StoreConnection
+from index.state.base import StateReadOnlyError, StoreConnection
 
 JSONValue = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
 
@@ -45,8 +45,8 @@ class SessionTable(StoreConnection):
         Args:
             replaces: a key this one supersedes, deleted in the same transaction (an older key layout).
 
-        On a read-only store the value is kept in memory for this run instead of raising: losing the
-        last query on exit is no reason to interrupt someone reading.
+        On a read-only store (or one that just became so) the value is kept in memory for this run instead of
+        raising: losing the last query on exit is no reason to interrupt someone reading.
         """
         encoded = json.dumps(value, ensure_ascii=False, allow_nan=False)
         if self.read_only:
@@ -62,7 +62,12 @@ class SessionTable(StoreConnection):
             if replaces is not None and replaces != key:
                 conn.execute("DELETE FROM session WHERE key = ?", (replaces,))
 
-        self._transaction(body)
+        try:
+            self._transaction(body)
+        except (
+            StateReadOnlyError
+        ):  # the disk stopped taking writes just now; the store is read-only from here
+            self._memory_session[key] = encoded
 
 
 def _loads(encoded: str, default: JSONValue) -> JSONValue:

@@ -97,3 +97,7 @@ def as_nobody() -> Iterator[None]:
     if probe.returncode != 0:
         pytest.skip(f"nobody cannot run this venv ({REPO}): {probe.stderr.strip()[-200:]}")
     yield
+
+
+# The pilot tests here are `async def`, run as tests/tui runs them (one fresh event loop per test).
+from tests.tui.conftest import pytest_pyfunc_call  # noqa: E402, F401

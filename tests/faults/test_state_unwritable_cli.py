@@ -7,6 +7,7 @@ newer `papers` (its `PRAGMA user_version` ahead of ours), and a tmpfs filled to 
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -98,12 +99,12 @@ def test_read_only_mount(mounts: Mounts, index_dir: Path, tmp_path: Path) -> Non
 def test_state_from_a_newer_papers(index_dir: Path, tmp_path: Path) -> None:
     data_dir = tmp_path / "state"
     names = saved_state(data_dir, index_dir, tmp_path)
-    with sqlite3.connect(data_dir / "state.db") as conn:
+    with closing(sqlite3.connect(data_dir / "state.db")) as conn:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         conn.execute(f"PRAGMA user_version = {version + 1}")
     assert_each_write_refused(data_dir, index_dir, names, "newer papers")
     assert_state_kept(data_dir, index_dir, names["b"])
-    with sqlite3.connect(data_dir / "state.db") as conn:
+    with closing(sqlite3.connect(data_dir / "state.db")) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == version + 1
 
 

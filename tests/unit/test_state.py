@@ -443,14 +443,21 @@ def test_csv_export_defuses_spreadsheet_formulas_from_listings() -> None:
     assert row["starred_at"] == "1970-01-01T00:00:01Z"
 
 
-def test_a_full_disk_mid_write_is_one_clear_error_and_changes_nothing(store: StateStore) -> None:
+def test_a_full_disk_mid_write_is_one_clear_error_and_changes_nothing(tmp_path: Path) -> None:
+    store = StateStore.open(tmp_path)
     store.star([A])
-    # SQLite reports a page cap exactly as a full disk (SQLITE_FULL), without needing to fill a real disk.
+    # SQLite reports a page cap exactly as a full disk (SQLITE_FULL), without needing to fill a real disk
+    # (tests/faults/ fills a real one).
     store._conn.execute("PRAGMA max_page_count = 1")
-    with pytest.raises(StateError, match="database or disk is full") as caught:
+    with pytest.raises(StateReadOnlyError, match="database or disk is full") as caught:
         store.mark_read([f"{index:012x}" for index in range(5000)])
     assert "\n" not in str(caught.value)
     assert store.read_ids() == set() and store.starred_ids() == {A}
-    store._conn.execute("PRAGMA max_page_count = 1073741823")
-    store.mark_read([B])
-    assert store.read_ids() == {B}
+    # From now on the store is read-only, so no later change is half-tried on a disk known to be full ...
+    assert store.read_only and "full" in (store.read_only_reason or "")
+    with pytest.raises(StateReadOnlyError):
+        store.mark_read([B])
+    store.close()
+    with StateStore.open(tmp_path) as again:  # ... until the next start, once there is room again
+        again.mark_read([B])
+        assert again.read_ids() == {B} and again.starred_ids() == {A}

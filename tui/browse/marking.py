@@ -15,7 +15,8 @@ Every way a paper becomes read, in the reader and out of it (tests/tui/test_read
 3. `R`: `Marking.mark_all_read`, after a confirm dialog, one undo step.
 4. `papers read ID` on the command line (index/cli/state.py), and `papers import` of an export.
 
-Triage (`T`) never marks a paper read (tui/browse/triage.py). `u` undoes any of 1-3.
+Triage (`T`) never marks a paper read (tui/browse/triage.py). `u` undoes any of 1-3. A read-only store
+(tui/saving.py) refuses 2, 3 and `u` with a notice, and its dwell clock never runs.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from tui.browse.messages import MarksChanged
+from tui.saving import saving, writable
 from tui.screens.confirm import ConfirmScreen
 
 if TYPE_CHECKING:
@@ -108,7 +110,7 @@ class Marking:
         self._stop_dwell()
         if paper_id is None or paper_id != self._chosen:
             return
-        if self._mark_read_delay > 0 and paper_id not in self.read and self._looking():
+        if self._mark_read_delay > 0 and paper_id not in self.read and self._looking() and self._saves():
             self._dwell_timer = self._host.set_timer(self._mark_read_delay, partial(self._dwelt, paper_id))
 
     def pause(self) -> None:
@@ -124,6 +126,10 @@ class Marking:
         app = self._host.app
         return app.screen is self._host and app.app_focus
 
+    def _saves(self) -> bool:
+        """A read-only store is never marked by dwelling: the clock does not run, so nothing is refused."""
+        return not self._library.marks.read_only
+
     def _stop_dwell(self) -> None:
         if self._dwell_timer is not None:
             self._dwell_timer.stop()
@@ -134,8 +140,9 @@ class Marking:
         if not self._looking() or paper_id != self._chosen:
             return
         if self._paper_list().selected_id == paper_id and paper_id not in self._library.marks.read:
-            self._library.marks.mark_read([paper_id])  # one undo step, like `r`
-            self._say("marked read (u undoes)")
+            with saving(self._host):
+                self._library.marks.mark_read([paper_id])  # one undo step, like `r`
+                self._say("marked read (u undoes)")
             self._after_change()
 
     def _say(self, message: str) -> None:
@@ -155,40 +162,46 @@ class Marking:
     # ---- keys ----------------------------------------------------------------------------------------------
 
     def toggle_star(self) -> None:
-        if (paper_id := self.selected()) is not None:
-            starred = self._library.marks.toggle_star(paper_id)
-            self._host.notify("Starred." if starred else "Unstarred.", timeout=2)
+        if (paper_id := self.selected()) is not None and writable(self._host, self._library):
+            with saving(self._host):
+                starred = self._library.marks.toggle_star(paper_id)
+                self._host.notify("Starred." if starred else "Unstarred.", timeout=2)
             self._after_change()
 
     def toggle_read(self) -> None:
-        if (paper_id := self.selected()) is not None:
+        if (paper_id := self.selected()) is not None and writable(self._host, self._library):
             self._stop_dwell()  # the user decided; the dwell timer must not override them
             self._say("")
-            read = self._library.marks.toggle_read(paper_id)
-            self._host.notify("Marked read." if read else "Marked unread.", timeout=2)
+            with saving(self._host):
+                read = self._library.marks.toggle_read(paper_id)
+                self._host.notify("Marked read." if read else "Marked unread.", timeout=2)
             self._after_change()
 
     def mark_all_read(self) -> None:
         """Ask first, then mark every shown paper read in one undoable step."""
         ids = list(self._paper_list().ids)
-        if not ids:
+        if not ids or not writable(self._host, self._library):
             return
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self._library.marks.mark_read(ids)
-                self._host.notify(f"Marked {len(ids)} papers read (u undoes).", timeout=3)
+                with saving(self._host):
+                    self._library.marks.mark_read(ids)
+                    self._host.notify(f"Marked {len(ids)} papers read (u undoes).", timeout=3)
                 self._after_change()
 
         self._host.app.push_screen(ConfirmScreen(f"Mark all {len(ids)} shown papers as read?"), answered)
 
     def undo(self) -> None:
-        undone = self._library.marks.undo()
-        if undone is None:
-            self._host.notify("Nothing to undo.", timeout=2)
+        if not writable(self._host, self._library):
             return
-        self._say("")
-        self._host.notify(f"Undone ({len(undone)} paper{'s' if len(undone) != 1 else ''}).", timeout=2)
+        with saving(self._host):
+            undone = self._library.marks.undo()
+            if undone is None:
+                self._host.notify("Nothing to undo.", timeout=2)
+                return
+            self._say("")
+            self._host.notify(f"Undone ({len(undone)} paper{'s' if len(undone) != 1 else ''}).", timeout=2)
         self._after_change()
 
     def step_unread(self, step: int) -> None:

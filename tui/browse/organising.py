@@ -19,6 +19,7 @@ from textual.screen import Screen
 from index.library import InputError
 from tui.browse.messages import MarksChanged
 from tui.browse.search_bar import SearchBar
+from tui.saving import saving, writable
 from tui.screens.note_editor import NoteEditor
 from tui.screens.prompt import Prompt
 from tui.screens.saved_searches import SavedSearches
@@ -128,7 +129,7 @@ class Organising:
 
     def edit_tags(self) -> None:
         """`t`: ask which tags to add and (`-name`) remove; one answer is one undo step."""
-        if (paper_id := self._selected()) is None:
+        if (paper_id := self._selected()) is None or not writable(self._host, self._library):
             return
         organiser = self._library.organiser
 
@@ -136,12 +137,13 @@ class Organising:
             edit = parse_tag_edit(answer or "")
             if not edit.add and not edit.remove:
                 return
-            try:
-                organiser.retag(paper_id, edit.add, edit.remove)
-            except InputError as error:
-                self._refused(error)
-                return
-            self._host.notify(_tag_summary(edit.add, edit.remove), timeout=2, markup=False)
+            with saving(self._host):
+                try:
+                    organiser.retag(paper_id, edit.add, edit.remove)
+                except InputError as error:
+                    self._refused(error)
+                    return
+                self._host.notify(_tag_summary(edit.add, edit.remove), timeout=2, markup=False)
             self._host.post_message(MarksChanged())
 
         prompt = tag_prompt(organiser.tags(paper_id), organiser.all_tags())
@@ -149,7 +151,7 @@ class Organising:
 
     def edit_note(self) -> None:
         """`e`: edit the paper's note in a text area, stored when the editor is left."""
-        if (paper_id := self._selected()) is None:
+        if (paper_id := self._selected()) is None or not writable(self._host, self._library):
             return
         organiser = self._library.organiser
         before = organiser.note(paper_id)
@@ -157,12 +159,13 @@ class Organising:
         def save(text: str) -> None:
             if text.strip() == before.strip():
                 return
-            try:
-                organiser.set_note(paper_id, text)
-            except InputError as error:
-                self._refused(error)
-                return
-            self._host.notify("Note saved (u undoes)." if text.strip() else "Note removed.", timeout=2)
+            with saving(self._host):
+                try:
+                    organiser.set_note(paper_id, text)
+                except InputError as error:
+                    self._refused(error)
+                    return
+                self._host.notify("Note saved (u undoes)." if text.strip() else "Note removed.", timeout=2)
             self._host.post_message(MarksChanged())
 
         headline = self._library.papers.paper(paper_id).headline
@@ -180,6 +183,8 @@ class Organising:
     def save_search(self, query: str, filter: str) -> None:
         """ctrl+s, or "Save search as…" in the palette: name the query, keeping its filter as `is:`."""
         query = saved_query(query, filter)
+        if not writable(self._host, self._library):
+            return
         if not query:
             self._host.notify("Type a query or choose a filter first: there is nothing to save.", timeout=3)
             return
@@ -187,12 +192,15 @@ class Organising:
         def named(name: str | None) -> None:
             if not name or not name.strip():
                 return
-            try:
-                self._library.organiser.save_search(name.strip(), query)
-            except InputError as error:
-                self._refused(error)
-                return
-            self._host.notify(f"Saved as {name.strip()!r} (S lists saved searches).", timeout=3, markup=False)
+            with saving(self._host):
+                try:
+                    self._library.organiser.save_search(name.strip(), query)
+                except InputError as error:
+                    self._refused(error)
+                    return
+                said = f"Saved as {one_line(name.strip())!r} (S lists saved searches)."
+                self._host.notify(said, timeout=3, markup=False)
+            self._host.post_message(MarksChanged())
 
         hint = Text(end="", no_wrap=True, overflow="ellipsis")
         hint.append("query ", "dim")

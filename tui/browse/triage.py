@@ -22,6 +22,7 @@ from textual.widgets import Static
 from tui import keys
 from tui.browse.messages import ListFocusRequested, MarksChanged
 from tui.browse.paper_detail import PaperView, abstract_text, facts_line, url_text
+from tui.saving import saving, writable
 from tui.screens.help import HelpScreen
 from tui.text import literal, one_line
 from tui.typeahead import TypeAheadApp, typed_ahead
@@ -153,11 +154,15 @@ class TriageScreen(Screen[str | None]):
         if paper_id is None:
             self.app.bell()
             return
-        changed = False
-        if decision == "star":
-            changed = bool(self.library.marks.star([paper_id]).changed)
-        elif decision == "later":
-            changed = bool(self.library.organiser.tag([paper_id], [LATER_TAG]).changed)
+        changed = saved = False
+        with saving(self):
+            if decision == "star":
+                changed = bool(self.library.marks.star([paper_id]).changed)
+            elif decision == "later":
+                changed = bool(self.library.organiser.tag([paper_id], [LATER_TAG]).changed)
+            saved = True
+        if not saved:
+            return  # the disk stopped taking writes: stay on this paper, the notice says why
         self.history.append(Step(self.position, decision, changed))
         already = "" if changed or decision == "skip" else "already "
         self.said = f"last: {already}{DONE_WORDS[decision]}"
@@ -169,12 +174,18 @@ class TriageScreen(Screen[str | None]):
         if not self.history:
             self.notify("Nothing to undo in this triage.", timeout=2)
             return
-        step = self.history.pop()
+        step = self.history[-1]
         if step.changed:
             # The store's newest change is this decision (triage marks nothing else); one another session
             # made since would be undone instead, as `u` in the list would, and the store leaves alone a
             # slot that changed again after it.
-            self.library.marks.undo()
+            undone = False
+            with saving(self):
+                self.library.marks.undo()
+                undone = True
+            if not undone:
+                return
+        self.history.pop()
         self.position = step.position
         self.said = f"undone: {DONE_WORDS[step.decision]}"
         self._show()
@@ -233,9 +244,7 @@ class Triaging:
         if not paper_list.ids:
             self._host.notify("No papers to triage.", timeout=2)
             return False
-        if self._library.marks.read_only:
-            reason = one_line(self._library.marks.read_only_reason or "the store is read-only")
-            self._host.notify(f"Triage cannot save stars or tags: {reason}", severity="warning", markup=False)
+        if not writable(self._host, self._library):  # triage is all changes
             return False
         self._marking.dwell(None)
         screen = TriageScreen(self._library, paper_list.ids, paper_list.cursor)

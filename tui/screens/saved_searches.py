@@ -19,6 +19,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from tui.saving import saving
 from tui.screens.confirm import ConfirmScreen
 from tui.text import one_line
 from tui.typeahead import typed_ahead
@@ -124,7 +125,12 @@ class SavedSearches(ModalScreen[str | None]):
 
         def answered(yes: bool | None) -> None:
             if yes and name in self.searches:
-                self.organiser.delete_search(name)
+                deleted = False
+                with saving(self):
+                    self.organiser.delete_search(name)
+                    deleted = True
+                if not deleted:
+                    return
                 del self.searches[name]
                 self.option_list.remove_option(str(self._names.index(name)))
                 self._show_empty()
