@@ -23,7 +23,6 @@ from index.state.store import (
     NoteMark,
     PaperState,
     SavedSearch,
-    StateError,
     StateReadOnlyError,
     StateStore,
     TagMark,
