@@ -37,7 +37,19 @@ DEFAULT_MARK_READ_DELAY = 2.0
 DEFAULT_INDEX_BUDGET_GB = 2.0
 """How much disk the indexes of every set of listings may take together before the least recently used go."""
 
-KNOWN_KEYS = ("listings", "index_dir", "data_dir", "theme", "mark_read_delay", "index_budget_gb", "keymap")
+SPACE_AT_END = ("next", "unread")
+"""What `space` at the end of an abstract opens: the next paper in the list, or the next unread one."""
+
+KNOWN_KEYS = (
+    "listings",
+    "index_dir",
+    "data_dir",
+    "theme",
+    "mark_read_delay",
+    "index_budget_gb",
+    "space_at_end",
+    "keymap",
+)
 
 _EMPTY_KEYMAP: Mapping[str, str] = MappingProxyType({})
 
@@ -53,6 +65,8 @@ class Config:
     mark_read_delay: float = DEFAULT_MARK_READ_DELAY
     index_budget_gb: float = DEFAULT_INDEX_BUDGET_GB
     """Gigabytes the per-set indexes under the index dir may take before the least recently used go."""
+    space_at_end: str = SPACE_AT_END[0]
+    """One of SPACE_AT_END: what the reader's `space` opens once the abstract is read to its end."""
     keymap: Mapping[str, str] = field(default_factory=lambda: _EMPTY_KEYMAP)
     """Binding id -> key, e.g. {"star": "f"}; the reader decides which ids exist and warns about others."""
     notices: tuple[Notice, ...] = ()
@@ -198,6 +212,12 @@ def _at_least_zero(unit: str, default: float) -> Callable[[object, Path], float]
     return convert
 
 
+def _space_at_end(value: object, _base: Path) -> str:
+    if isinstance(value, str) and value.strip().lower() in SPACE_AT_END:
+        return value.strip().lower()
+    raise _Rejected(f"is not one of {', '.join(map(repr, SPACE_AT_END))}", f"using {SPACE_AT_END[0]!r}")
+
+
 _CONVERTERS: Mapping[str, Callable[[object, Path], object]] = {
     "listings": _listings,
     "index_dir": _directory,
@@ -205,6 +225,7 @@ _CONVERTERS: Mapping[str, Callable[[object, Path], object]] = {
     "theme": _theme,
     "mark_read_delay": _at_least_zero("seconds", DEFAULT_MARK_READ_DELAY),
     "index_budget_gb": _at_least_zero("gigabytes", DEFAULT_INDEX_BUDGET_GB),
+    "space_at_end": _space_at_end,
 }
 """How each plain key's value is checked and converted (paths relative to the file's folder)."""
 

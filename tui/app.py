@@ -44,6 +44,7 @@ class PapersApp(TypeAheadApp):
         *,
         debounce: float = 0.03,
         mark_read_delay: float = 2.0,
+        space_at_end: str = "next",
         theme: str | None = None,
         keymap: Mapping[str, str] | None = None,
         freeze_gc: bool = False,
@@ -55,6 +56,7 @@ class PapersApp(TypeAheadApp):
         self.library = library
         self.debounce = debounce
         self.mark_read_delay = mark_read_delay
+        self.space_at_end = space_at_end
         self.default_theme = theme
         self.keymap_overrides = dict(keymap or {})
         self._keymap_problems: list[str] = []
@@ -79,6 +81,7 @@ class PapersApp(TypeAheadApp):
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.set_interval(watchers.PRUNE_EVERY, lambda: watchers.prune(self))  # textual#6666, see there
         browse = BrowseScreen(self.library, debounce=self.debounce, mark_read_delay=self.mark_read_delay)
+        browse.space_at_end = self.space_at_end
         browse.indexing.freeze_gc = self.freeze_gc  # the app's choice, handed to the builder that acts on it
         self.push_screen(browse)
 
@@ -190,6 +193,7 @@ def make_app(library: Library, **options: Any) -> PapersApp:
         library: the opened facade over listings, index and state.
         **options: `debounce` (seconds to wait after typing before searching, default 0.03) and
             `mark_read_delay` (seconds a paper must stay chosen to count as read, default 2; 0 disables),
+            `space_at_end` ("next" or "unread": what `space` opens at the end of an abstract),
             `theme` (the config's default theme), `keymap` (binding id -> keys, from the config) and
             `freeze_gc` (see `PapersApp.freeze_gc`).
     """

@@ -22,7 +22,7 @@ SHEET: tuple[tuple[str, tuple[str, ...]], ...] = (
             "browse.search", "list.open", "browse.star", "browse.read", "browse.next_unread",
             "browse.previous_unread", "browse.filter_all", "browse.filter_unread", "browse.filter_starred",
             "browse.filter_foryou", "browse.similar", "browse.leave_similar", "browse.sort", "browse.undo",
-            "browse.mark_all", "browse.copy",
+            "browse.mark_all", "browse.copy", "browse.copy_link", "browse.copy_bibtex",
         ),
     ),
     (
@@ -30,7 +30,7 @@ SHEET: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "list.down", "list.up", "list.first", "list.last", "list.page_down", "list.page_up",
             "detail.down", "detail.up", "detail.top", "detail.bottom", "detail.page_down", "detail.page_up",
-            "browse.switch", "detail.back", "detail.page", "panes.grow", "panes.shrink",
+            "browse.switch", "detail.back", "detail.page", "browse.full_screen", "panes.grow", "panes.shrink",
         ),
     ),
     (

@@ -40,6 +40,7 @@ def run_reader(library: Library) -> int:
     app = make_app(
         library,
         mark_read_delay=config.mark_read_delay,
+        space_at_end=config.space_at_end,
         theme=config.theme,
         keymap=config.keymap,
         freeze_gc=True,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from index.library.papers import Papers
-from index.state.bibtex import cite_keys, to_bibtex
+from index.state.bibtex import citable, cite_keys, to_bibtex
 from index.state.imports import Imported, ImportFormatError, parse_document
 from index.state.store import PaperState, StateStore
 from index.state.tags import normalize_tag
@@ -50,6 +50,7 @@ class Exports:
     def __init__(self, state: Callable[[], StateStore], papers: Callable[[], Papers]) -> None:
         self._state = state
         self._papers = papers
+        self._keys: tuple[Papers, dict[str, str]] | None = None
 
     def write(self, format: ExportFormat, which: Which = "all", tag: str | None = None) -> Exported:
         """The export of everything (`which` "all"), the starred or the read papers, or one tag's papers.
@@ -92,6 +93,21 @@ class Exports:
             asked = sum(1 for paper_id in wanted if paper_id in papers)
         bibliography = to_bibtex(chosen, cite_keys(every))
         return Exported(bibliography.text, asked - len(chosen))
+
+    def citable(self, paper_id: str) -> bool:
+        """Whether the paper has what a BibTeX entry needs (a title and an author)."""
+        return citable(self._papers().paper(paper_id))
+
+    def entry(self, paper_id: str) -> str | None:
+        """One paper's BibTeX entry, under the key an export of every paper gives it (the reader's copy of a
+        citation), or None when it has no title or no author to cite."""
+        papers = self._papers()
+        paper = papers.paper(paper_id)
+        if not citable(paper):
+            return None
+        if self._keys is None or self._keys[0] is not papers:  # the keys are made over every paper, once
+            self._keys = (papers, cite_keys(papers.citable()))
+        return to_bibtex([paper], self._keys[1]).text.rstrip("\n") + "\n"
 
     @staticmethod
     def parse(text: str) -> Imported:

@@ -78,6 +78,7 @@ def test_unknown_key_is_one_line_naming_file_and_key(tmp_path: Path) -> None:
         ('index_dir = ""', 'index_dir = "" is not a directory path; using the default'),
         ("theme = 7", "theme = 7 is not a theme name; using the default theme"),
         ('keymap = "f"', 'keymap = "f" is not a table of id = "key"; ignored'),
+        ('space_at_end = "later"', "space_at_end = \"later\" is not one of 'next', 'unread'; using 'next'"),
     ],
 )
 def test_bad_values_fall_back_with_a_notice(tmp_path: Path, toml: str, expected: str) -> None:
@@ -92,6 +93,13 @@ def test_bad_values_fall_back_with_a_notice(tmp_path: Path, toml: str, expected:
         defaults.mark_read_delay,
         {},
     )
+
+
+def test_space_at_end_takes_next_or_unread(tmp_path: Path) -> None:
+    site = _write(tmp_path / "config.toml", 'space_at_end = "Unread"\n')
+    config = load_config(user_file=tmp_path / "absent.toml", site_file=site)
+    assert config.space_at_end == "unread" and config.notices == ()
+    assert Config().space_at_end == "next"
 
 
 def test_a_bad_user_value_keeps_the_site_value(tmp_path: Path) -> None:

@@ -155,7 +155,7 @@ class PaperDetail(VerticalScroll, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h,backspace", "back", "Back to list", id="detail.back"),
-        Binding("space", "scroll('page_down')", "Page", id="detail.page"),
+        Binding("space", "read_on", "Page / next", id="detail.page"),
         Binding("down,j", "scroll('down')", "Scroll down", show=False, id="detail.down"),
         Binding("up,k", "scroll('up')", "Scroll up", show=False, id="detail.up"),
         Binding("home,g", "scroll('home')", "Top", show=False, id="detail.top"),
@@ -170,6 +170,9 @@ class PaperDetail(VerticalScroll, can_focus=True):
 
     class Back(Message):
         """The reader is done with this paper and wants the list again."""
+
+    class ReadOn(Message):
+        """`space` at the end of the paper: the reader wants the next one (mutt's and newsboat's `space`)."""
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Select a paper to read it."), id="detail-body")
@@ -200,6 +203,13 @@ class PaperDetail(VerticalScroll, can_focus=True):
 
     def action_back(self) -> None:
         self.post_message(self.Back())
+
+    def action_read_on(self) -> None:
+        """A page further down, or past the end of the paper, the next paper."""
+        if self.scroll_y >= self.max_scroll_y:
+            self.post_message(self.ReadOn())
+        else:
+            scroll_at_once(self, "page_down")
 
     def action_scroll(self, how: str) -> None:
         scroll_at_once(self, how)

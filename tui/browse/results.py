@@ -27,6 +27,7 @@ __all__ = [
     "copy_text",
     "describe_view",
     "empty_message",
+    "link_text",
     "note",
     "paper_view",
     "restore_view",
@@ -98,10 +99,24 @@ def widen_hint(outcome: View) -> Text:
 
 
 def copy_text(library: Library, paper_id: str) -> str:
-    """What `y` puts on the clipboard: headline, venue, id and abstract."""
-    paper = library.papers.paper(paper_id)
-    parts = [paper.title or paper.headline, venue_year(paper.venue, paper.year), f"id: {paper.id}"]
-    return "\n".join([*(part for part in parts if part), "", library.papers.rendered(paper_id).text])
+    """What `y` puts on the clipboard: title (or headline), authors, venue, link, id and abstract, each line
+    display-safe (pasted into a terminal, listing text must not act)."""
+    papers = library.papers
+    paper = papers.paper(paper_id)
+    parts = [
+        one_line(papers.title(paper_id)),
+        one_line(", ".join(paper.authors)),
+        one_line(venue_year(paper.venue, paper.year)),
+        link_text(library, paper_id) or "",
+        f"id: {paper.id}",
+    ]
+    return "\n".join([*(part for part in parts if part), "", papers.rendered(paper_id).text])
+
+
+def link_text(library: Library, paper_id: str) -> str | None:
+    """The paper's link as `L` copies it, control characters stripped; None when it has none."""
+    url = library.papers.paper(paper_id).url
+    return one_line(url) if url and one_line(url) else None
 
 
 def paper_view(

@@ -14,6 +14,7 @@ from textual import events, on
 from textual.actions import SkipAction
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.reactive import reactive
 from textual.screen import Screen
 
 from tui import keys
@@ -38,6 +39,10 @@ from tui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
     from index.library import Library
+
+
+FULL_SCREEN_CLASS = "-full-screen"
+"""The screen's class while the detail pane has the whole screen (app.tcss hides the rest)."""
 
 
 class BrowseScreen(Screen[None]):
@@ -81,16 +86,28 @@ class BrowseScreen(Screen[None]):
         Binding("T", "triage", "Triage", show=False, priority=True, id="browse.triage"),
         Binding("o", "cycle_order", "Sort", show=False, id="browse.sort"),
         Binding("m", "more_like_this", "More like this", show=False, id="browse.similar"),
+        # Enter reaches the screen only from the detail pane (the list opens the paper with it, the search
+        # bar leaves with it): Enter on an open paper gives it the whole screen, as `v` does anywhere.
+        Binding("v,enter", "toggle_full_screen", "Full screen", show=False, id="browse.full_screen"),
         # Priority too, so keys typed after it act on the list it leaves behind; it skips itself when it has
         # nothing to do here (the search bar's own Esc clears the query being typed).
         Binding(
             "escape", "leave", "Back / clear query", show=False, priority=True, id="browse.leave_similar"
         ),
         Binding("y", "copy", "Copy paper", show=False, id="browse.copy"),
+        # Shown in the footer only while the paper has a link / what BibTeX needs (`check_action`).
+        Binding("L", "copy_link", "Link to clipboard", id="browse.copy_link"),
+        Binding("b", "copy_bibtex", "BibTeX to clipboard", id="browse.copy_bibtex"),
         Binding("ctrl+y", "accept_suggestion", "Accept suggestion", show=False, id="browse.suggestion"),
         Binding("question_mark", "help", "Help", id="browse.help"),
         Binding("q", "app.quit", "Quit", id="browse.quit"),
     ]
+
+    full_screen: reactive[bool] = reactive(False, init=False)
+    """The detail pane has the whole screen (the search bar, the list and the facets are hidden)."""
+
+    space_at_end = "next"
+    """What `space` past the end of a paper opens: "next" or "unread" (the app sets it from the config)."""
 
     def __init__(self, library: Library, *, debounce: float = 0.03, mark_read_delay: float = 2.0) -> None:
         super().__init__()
@@ -117,6 +134,8 @@ class BrowseScreen(Screen[None]):
         self.outcome = results.View("", "all", ())
         self._restore_id: str | None = None
         self._current: str | None = None
+        self._copyable: frozenset[str] = frozenset()
+        """The copy actions the selected paper has something for ("copy_link", "copy_bibtex")."""
 
     # ---- composition and start-up -------------------------------------------------------------------------
 
@@ -275,9 +294,41 @@ class BrowseScreen(Screen[None]):
 
     @on(PaperDetail.Back)
     def _back(self) -> None:
-        self.set_focus(self.paper_list)
+        self.set_focus(self.paper_list)  # which ends full-screen reading (`_focus_moved`)
+
+    @on(PaperDetail.ReadOn)
+    def _read_on(self) -> None:
+        """`space` at the end of the paper: the next paper, or the next unread one (`space_at_end`)."""
+        if self.space_at_end == "unread":
+            self.marking.step_unread(1)
+            return
+        paper_list = self.paper_list
+        if paper_list.cursor + 1 >= len(paper_list.ids):
+            self.notify("This is the last paper of the list.", timeout=2)
+            return
+        paper_list.move(paper_list.cursor + 1)
+
+    def action_toggle_full_screen(self) -> None:
+        if self.focused is self.search_bar.input:
+            raise SkipAction  # a "v" typed into the query
+        if self.paper_list.selected_id is None:
+            return
+        self.full_screen = not self.full_screen
+
+    def watch_full_screen(self, full: bool) -> None:
+        self.set_class(full, FULL_SCREEN_CLASS)
+        if full:
+            self.set_focus(self.detail)
+
+    @on(events.DescendantFocus)
+    def _focus_moved(self, event: events.DescendantFocus) -> None:
+        """Whatever takes the focus from the detail pane (the list, the search bar, the facets) needs the
+        screen back."""
+        if self.full_screen and event.widget is not self.detail:
+            self.full_screen = False
 
     def _show_detail(self, paper_id: str | None, *, keep_scroll: bool = False) -> None:
+        self._offer_copies(paper_id)
         if paper_id is None:
             self.detail.show(None, placeholder=results.widen_hint(self.outcome))
             return
@@ -419,7 +470,9 @@ class BrowseScreen(Screen[None]):
         """Esc: back from more like this; in the list, else clear the query (keeping the paper selected)."""
         if self.focused is self.search_bar.input:
             raise SkipAction
-        if self.similar is not None:
+        if self.full_screen:
+            self.full_screen = False
+        elif self.similar is not None:
             self._leave_similar()
         elif self.query_text and self.focused is self.paper_list:
             if isinstance(self.app, TypeAheadApp):
@@ -443,6 +496,41 @@ class BrowseScreen(Screen[None]):
             return
         self.app.copy_to_clipboard(results.copy_text(self.library, paper_id))
         self.notify("Copied the paper to the clipboard.", timeout=2)
+
+    def _offer_copies(self, paper_id: str | None) -> None:
+        """Show the link and BibTeX keys in the footer only when the paper shown has them."""
+        copyable: set[str] = set()
+        if paper_id is not None:
+            if results.link_text(self.library, paper_id):
+                copyable.add("copy_link")
+            if self.library.exports.citable(paper_id):
+                copyable.add("copy_bibtex")
+        if copyable != self._copyable:
+            self._copyable = frozenset(copyable)
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("copy_link", "copy_bibtex"):
+            return action in self._copyable
+        return True
+
+    def action_copy_link(self) -> None:
+        if (paper_id := self.marking.selected()) is None:
+            return
+        if (link := results.link_text(self.library, paper_id)) is None:
+            self.notify("This paper has no link.", timeout=2)
+            return
+        self.app.copy_to_clipboard(link)
+        self.notify("Copied the link to the clipboard.", timeout=2)
+
+    def action_copy_bibtex(self) -> None:
+        if (paper_id := self.marking.selected()) is None:
+            return
+        if (entry := self.library.exports.entry(paper_id)) is None:
+            self.notify("No BibTeX for this paper: it needs a title and an author.", timeout=2)
+            return
+        self.app.copy_to_clipboard(entry)
+        self.notify("Copied the BibTeX entry to the clipboard.", timeout=2)
 
     def action_accept_suggestion(self) -> None:
         suggestion = self.outcome.suggestion
