@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from index.cli.errors import CommandError
-from index.library import Config, IndexUnavailable, Library, UpdateReport, load_config
+from index.library import Config, IndexUnavailable, IndexWriteFailed, Library, UpdateReport, load_config
 from index.models import Notice, Source
 
 Handler = Callable[[argparse.Namespace], int]
@@ -148,7 +148,9 @@ def make_current(
         with progress_bar("indexing", lines or implicit, after=QUIET_FOR if implicit else 0.0) as progress:
             return library.update_index(progress, rebuild=rebuild)
     except IndexUnavailable as error:
-        if required:
+        # A command that only reads the index searches the one still there when a new one cannot be written.
+        kept = isinstance(error, IndexWriteFailed) and error.kept and implicit
+        if required and not kept:
             raise CommandError(str(error)) from None
         warn([str(error)])
         return None

@@ -17,7 +17,7 @@ from index.library.papers import MIN_PREFIX, PaperPage, Papers, UnknownPaperId, 
 from index.library.session_memory import SessionMemory
 from index.search.answers import ForYouHit, Highlight, MatchSpan, SearchHit, SimilarHit, UpdateReport
 from index.search.facets import Facets
-from index.search.index import IndexUnavailable, UnknownPaper
+from index.search.index import IndexUnavailable, IndexWriteFailed, UnknownPaper
 from index.search.query import QUERY_HELP
 from index.state.base import Applied, StateError, StateReadOnlyError
 from index.state.changes import InputError
@@ -47,6 +47,7 @@ __all__ = [
     "ImportFormatError",
     "Imported",
     "IndexUnavailable",
+    "IndexWriteFailed",
     "InputError",
     "Library",
     "Marks",

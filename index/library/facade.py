@@ -25,7 +25,7 @@ from index.listings.catalog import load_catalog, no_headline
 from index.search import layout
 from index.search import sets as index_sets
 from index.search.answers import Highlight, MatchSpan, UpdateReport
-from index.search.index import QUERY_HELP, IndexUnavailable, SearchIndex
+from index.search.index import QUERY_HELP, IndexUnavailable, IndexWriteFailed, SearchIndex
 from index.state.store import StateStore
 from index.views import View
 
@@ -209,6 +209,9 @@ class Library:
             report = index.ensure_current(self.listing_paths, progress)
         except IndexUnavailable as error:
             self.notices.append(str(error))
+            if isinstance(error, IndexWriteFailed) and error.kept:
+                with self._lock:
+                    self.index_ready = True  # the previous index answers until there is room for a new one
             return str(error)
         snapshot = index.load_snapshot()
         with self._lock:
@@ -234,12 +237,16 @@ class Library:
             IndexUnavailable: no usable index and none can be built here; the message says why.
         """
         index = self._search_index()
-        if rebuild:
-            catalog = load_catalog(self.listing_paths, no_headline)
-            self.notices += [str(notice) for notice in catalog.notices]
-            report: UpdateReport | None = index.rebuild(catalog, progress)
-        else:
-            report = index.ensure_current(self.listing_paths, progress)
+        try:
+            if rebuild:
+                catalog = load_catalog(self.listing_paths, no_headline)
+                self.notices += [str(notice) for notice in catalog.notices]
+                report: UpdateReport | None = index.rebuild(catalog, progress)
+            else:
+                report = index.ensure_current(self.listing_paths, progress)
+        except IndexWriteFailed as error:
+            self.index_ready = error.kept  # the previous index answers until there is room for a new one
+            raise
         self.index_ready = index.exists
         if report is not None:
             self._evict()

@@ -41,7 +41,7 @@ from index.search.answers import (
 from index.search.bounds import Budget, QueryStopped
 from index.search.highlight import WordTerms, snippet
 from index.search.likeness import Likeness
-from index.search.maintenance import IndexMaintenance, IndexUnavailable
+from index.search.maintenance import IndexMaintenance, IndexUnavailable, IndexWriteFailed
 from index.search.matching import Matcher
 from index.search.profile import ForYouHit
 from index.search.query import QUERY_HELP, last_word_as_prefix, plain_words
@@ -55,7 +55,14 @@ if TYPE_CHECKING:  # numpy (100-300 ms to import) loads on the first search, not
     from index.search.nearwords import NearWords
     from index.search.termarrays import Docnums
 
-__all__ = ["QUERY_HELP", "SUGGEST_BELOW", "IndexUnavailable", "SearchIndex", "UnknownPaper"]
+__all__ = [
+    "QUERY_HELP",
+    "SUGGEST_BELOW",
+    "IndexUnavailable",
+    "IndexWriteFailed",
+    "SearchIndex",
+    "UnknownPaper",
+]
 
 SUGGEST_BELOW = 5
 """A query with fewer results than this (after `is:` filters) gets a "did you mean" check."""

@@ -186,14 +186,19 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes | memoryview]) -> None
     `data` may come in pieces, written in order (a large snapshot is never joined in memory).
     """
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as handle:
-        if isinstance(data, bytes):
-            handle.write(data)
-        else:
-            handle.writelines(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as handle:
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                handle.writelines(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:  # a full disk or a kill between the two: no temporary file stays behind
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 def file_digest(path: str) -> str:

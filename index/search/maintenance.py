@@ -6,11 +6,13 @@ highlights or decodes a paper.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import shutil
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,19 @@ MOSTLY_NEW = 0.5
 
 class IndexUnavailable(Exception):
     """No usable index and none can be built here: a one-line message for the user."""
+
+
+class IndexWriteFailed(IndexUnavailable):
+    """The disk refused the index's files (full, read-only, over quota): nothing half-written is left, and
+    the previous index, when there is one (`kept`), is still the one searched."""
+
+    def __init__(self, message: str, *, kept: bool) -> None:
+        super().__init__(message)
+        self.kept = kept
+
+
+_DISK_REFUSED = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG, errno.EIO}
+"""OSErrors that mean the index's disk takes no more writes, as opposed to a listing that cannot be read."""
 
 
 class IndexMaintenance:
@@ -215,7 +230,7 @@ class IndexMaintenance:
                 )
                 return None
             lock = self._wait_for_lock("building")
-        with lock:
+        with lock, self._writing():
             self.reopen()
             if self.staleness(listing_paths) is None:
                 return None
@@ -259,9 +274,27 @@ class IndexMaintenance:
     ) -> UpdateReport:
         if self.read_only:
             raise IndexUnavailable(f"the index directory {self.index_dir} is not writable")
-        with self._wait_for_lock("updating"):
+        with self._wait_for_lock("updating"), self._writing():
             self.reopen()
             return self._apply(catalog, progress, reason)
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A write the disk refuses becomes one line saying what is still searched (the build and commit
+        paths leave nothing half-written behind them)."""
+        try:
+            yield
+        except OSError as error:
+            if error.errno not in _DISK_REFUSED:
+                raise
+            kept = self.ix is not None
+            then = "the previous index is still in use" if kept else "there is no index yet"
+            room = "; free some space, or" if error.errno in (errno.ENOSPC, errno.EDQUOT) else "; "
+            raise IndexWriteFailed(
+                f"cannot write the index in {self.index_dir} ({error.strerror or error}): {then}"
+                f"{room} pass --index-dir DIR",
+                kept=kept,
+            ) from error
 
     def _wait_for_lock(self, doing: str) -> WriterLock:
         """The writer lock, waiting up to BUILD_WAIT for another process that is `doing` the same."""
@@ -297,16 +330,17 @@ class IndexMaintenance:
                 headlines = whoosh_build.build(
                     build, catalog.papers, progress, workers=min(2, os.cpu_count() or 1)
                 )
+                catalog = with_headlines(catalog, headlines)
+                hashes = {paper.id: content_hash(paper) for paper in catalog.papers}
+                generation = whoosh_build.open_reader_index(build).latest_generation()
+                manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
+                layout.write_state(build, manifest, snapshot_encode.encode_parts(catalog), hashes)
+                previous = self._build
+                layout.swap_current(self.index_dir, build)
             except BaseException:  # a failed or cancelled build leaves no half-written directory
-                shutil.rmtree(build, ignore_errors=True)
+                if layout.current_token(self.index_dir) != build.name:
+                    shutil.rmtree(build, ignore_errors=True)
                 raise
-            catalog = with_headlines(catalog, headlines)
-            hashes = {paper.id: content_hash(paper) for paper in catalog.papers}
-            generation = whoosh_build.open_reader_index(build).latest_generation()
-            manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
-            layout.write_state(build, manifest, snapshot_encode.encode_parts(catalog), hashes)
-            previous = self._build
-            layout.swap_current(self.index_dir, build)
             layout.remove_stale_builds(self.index_dir, [build] + ([previous] if previous else []))
             counts = (len(catalog.papers), 0, 0)
         else:
@@ -344,15 +378,27 @@ class IndexMaintenance:
             Papers added, updated and removed.
         """
         assert self._build is not None
-        if change.removed or change.changed:
-            writer_ix = whoosh_build.open_writer_index(self._build)
-            whoosh_build.upsert(
-                writer_ix, change.changed, change.new_ids, change.removed, progress, change.plains
-            )
-            writer_ix.close()
-        generation = whoosh_build.open_reader_index(self._build).latest_generation()
-        manifest = Manifest(SCHEMA_VERSION, generation, stamps, change.papers)
-        layout.write_state(self._build, manifest, parts, change.hashes)
+        before = set(os.listdir(self._build))
+        generation_before = self._generation()
+        try:
+            if change.removed or change.changed:
+                writer_ix = whoosh_build.open_writer_index(self._build)
+                whoosh_build.upsert(
+                    writer_ix, change.changed, change.new_ids, change.removed, progress, change.plains
+                )
+                writer_ix.close()
+            generation = whoosh_build.open_reader_index(self._build).latest_generation()
+            manifest = Manifest(SCHEMA_VERSION, generation, stamps, change.papers)
+            layout.write_state(self._build, manifest, parts, change.hashes)
+        except OSError:
+            # A full disk mid-commit, before Whoosh wrote its table of contents: the segment files it began
+            # are no generation's, so they go and the live build is as it was (under the lock). After it, the
+            # new generation stands without a manifest, and the next update redoes that work.
+            if self._generation() == generation_before:
+                for name in set(os.listdir(self._build)) - before:
+                    with contextlib.suppress(OSError):
+                        (self._build / name).unlink()
+            raise
         added = len(change.new_ids)
         return (added, len(change.changed) - added, len(change.removed))
 
