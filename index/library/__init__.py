@@ -23,6 +23,7 @@ from index.state.base import Applied, StateError, StateReadOnlyError
 from index.state.changes import InputError
 from index.state.notes import NoteError
 from index.state.searches import SavedSearch, SavedSearchError
+from index.state.store import Toggled
 from index.state.tags import TagNameError
 from index.state.transfer import iso as iso_time
 from index.views import FILTERS, FOR_YOU_SIZE, ORDERS, ForYouList, View
@@ -66,6 +67,7 @@ __all__ = [
     "StateError",
     "StateReadOnlyError",
     "TagNameError",
+    "Toggled",
     "UnknownPaper",
     "UnknownPaperId",
     "UpdateReport",

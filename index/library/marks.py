@@ -1,8 +1,9 @@
 """Stars and read marks of one user, as the front ends read and change them (`library.marks`).
 
-Every change is one SQLite transaction with a change-log row, committed before the call returns, so a
-killed reader, a second session or a re-index never loses it; `undo` walks that log back one step at a time
-whatever kind of change (stars, read marks, tags, notes) the step was.
+Every change is one SQLite transaction, committed before the call returns, so a killed reader, a second
+session or a re-index never loses it; `undo` walks this session's own changes back one step at a time
+whatever kind of change (stars, read marks, tags, notes) the step was, never another process's.
+`changed_elsewhere` is how a long-lived reader notices what other processes of the user changed.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from index.library.papers import Papers
-from index.state.store import Applied, StateStore
+from index.state.store import Applied, StateStore, Toggled
 
 
 class Counts(NamedTuple):
@@ -53,13 +54,18 @@ class Marks:
     def read_only_reason(self) -> str | None:
         return self._state().read_only_reason
 
-    def toggle_star(self, paper_id: str) -> bool:
-        """Star the paper, or unstar it when it is starred; returns whether it is starred now."""
-        return self._state().toggle_star(paper_id)
+    def toggle_star(self, paper_id: str, shown: bool | None = None) -> Toggled:
+        """Star the paper, or unstar it when it is starred (as stored now, not as cached).
 
-    def toggle_read(self, paper_id: str) -> bool:
-        """Mark the paper read, or unread when it is read; returns whether it is read now."""
-        return self._state().toggle_read(paper_id)
+        Args:
+            shown: whether the caller's screen showed it starred; if another process changed that since,
+                nothing changes and the result's `changed` is False (see `StateStore.toggle`).
+        """
+        return self._state().toggle(paper_id, "starred", shown)
+
+    def toggle_read(self, paper_id: str, shown: bool | None = None) -> Toggled:
+        """Mark the paper read, or unread when it is read; `shown` as for `toggle_star`."""
+        return self._state().toggle(paper_id, "read", shown)
 
     def star(self, ids: Iterable[str]) -> Applied:
         """Star every paper as one undo step; `Applied.changed` names the ones that were not starred."""
@@ -76,8 +82,14 @@ class Marks:
         return self._state().mark_unread(ids)
 
     def undo(self) -> list[str] | None:
-        """Revert the last change of any kind: the papers it touched, or None when there was none."""
+        """Revert this session's last change of any kind: the papers it changed back (none when another
+        process has changed them since), or None when this session has nothing left to undo."""
         return self._state().undo()
+
+    def changed_elsewhere(self) -> bool:
+        """Whether another process changed the user's state (any kind) since the last call: one cheap
+        check, never waiting on a busy connection; the reader asks a few times a second and redraws."""
+        return self._state().changed_elsewhere()
 
     def counts(self) -> Counts:
         """Papers, unread and starred among the papers of these listings."""

@@ -1,8 +1,10 @@
 """The store's connection: one lock, reads cached until any process commits, and the one write path.
 
 Every write is one `BEGIN IMMEDIATE` transaction, retried while other `papers` processes hold the lock, and
-returns only once committed; `StateStore` (store.py) builds on this. `rows_of` is the one read shape of the
-per-paper tables (flags, tags, notes), tombstones included.
+returns only once committed; `StateStore` (store.py) builds on this. Each connection keeps the undo steps
+of its own writes, so undo reverts this session's changes and never another process's.
+`changed_elsewhere` tells a long-lived reader, cheaply, that another connection committed. `rows_of` is the
+one read shape of the per-paper tables (flags, tags, notes), tombstones included.
 """
 
 from __future__ import annotations
@@ -10,13 +12,14 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from index.models import Notice
-from index.state.changes import Change, apply_changes
+from index.state.changes import UNDO_DEPTH, Change, Logged, apply_changes
 from index.state.db import error_code
 
 RETRY_FOR_S = 30.0
@@ -53,6 +56,14 @@ class Applied:
     """Saved searches the write changed (an import), by name."""
 
 
+@dataclass(frozen=True, slots=True)
+class UndoStep:
+    """One committed change group of this connection, as undo reverts it."""
+
+    label: str
+    log: tuple[Logged, ...]
+
+
 class StoreConnection:
     """The SQLite connection behind a `StateStore`, shared by the reader's threads under one lock."""
 
@@ -66,6 +77,10 @@ class StoreConnection:
         self.notices: tuple[Notice, ...] = tuple(notices)
         self._writes = 0
         self._cache: dict[str, tuple[tuple[int, int], Any]] = {}
+        # Undo is per connection: another process's change is never this session's to revert.
+        self._undo: deque[UndoStep] = deque(maxlen=UNDO_DEPTH)
+        self._uncommitted: list[UndoStep] = []
+        self._seen_version = self._data_version()
 
     @property
     def read_only(self) -> bool:
@@ -74,6 +89,29 @@ class StoreConnection:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+    def _data_version(self) -> int | None:
+        """SQLite's count of commits by other connections (one read of the shared WAL index, no table)."""
+        try:
+            return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error:
+            return None  # closed or damaged: nothing more to notice
+
+    def changed_elsewhere(self) -> bool:
+        """Whether another connection (another `papers` process) committed since the last call.
+
+        Never waits: while a worker thread holds the connection this answers False, and the next call
+        (the reader asks a few times a second) sees the change.
+        """
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            version = self._data_version()
+            changed = version != self._seen_version
+            self._seen_version = version
+        finally:
+            self._lock.release()
+        return changed
 
     def _query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
         with self._lock:
@@ -115,7 +153,10 @@ class StoreConnection:
         """Apply `changes` inside the caller's transaction, numbered in the global commit order."""
         row = conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'commit_seq' RETURNING value")
         seq = int(row.fetchone()[0])
-        return Applied(seq, apply_changes(conn, changes, label, record_undo))
+        written = apply_changes(conn, changes)
+        if record_undo and written.log:
+            self._uncommitted.append(UndoStep(label, written.log))  # undoable once the commit succeeds
+        return Applied(seq, written.changed)
 
     def _transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """Run `body` in a BEGIN IMMEDIATE transaction, retrying while other processes hold the write lock."""
@@ -152,11 +193,13 @@ class StoreConnection:
         try:
             result = body(conn)
             conn.execute("COMMIT")
+            self._undo.extend(self._uncommitted)
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
         finally:
+            self._uncommitted.clear()
             self._writes += 1
         return result
 

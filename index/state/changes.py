@@ -1,4 +1,4 @@
-"""Writing one change group to the state tables: newest-wins merges, local actions and the undo log.
+"""Writing one change group to the state tables: newest-wins merges, local actions, and what undo needs.
 
 A change sets one slot of one paper: a flag (`starred`, `read`), one tag (`tag:<name>`, on or off) or the
 note (`note`, its text; empty is a removal). Every slot holds a value and the time it was set, so the same
@@ -19,7 +19,7 @@ FIELDS: tuple[Field, ...] = ("starred", "read")
 TAG_PREFIX = "tag:"
 NOTE = "note"
 UNDO_DEPTH = 100
-"""Change groups kept for undo (the reader promises at least 50)."""
+"""Change groups a store keeps for undo (the reader promises at least 50)."""
 
 Kind = Literal["flag", "tag", "note"]
 
@@ -183,29 +183,42 @@ def _store(conn: sqlite3.Connection, paper_id: str, field: str, value: Value, at
         )
 
 
-def _log_value(value: Value | None) -> tuple[int | None, str | None]:
-    """A value in the undo log's (integer, text) column pair: text goes in its own TEXT column, because an
-    INTEGER column would turn a note such as "42" into a number."""
-    if isinstance(value, str):
-        return int(bool(value)), value
-    return value, None
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """One slot a change group set: what it held before (None: never set) and the value the group gave it."""
+
+    paper_id: str
+    field: str
+    old: Stored
+    new: Value
+
+    def restore(self, now: Stored) -> Change | None:
+        """The change that puts the slot back, or None when it no longer holds this group's value (another
+        process or an import changed it since: that later change stands)."""
+        if now is None or now[0] != self.new:
+            return None
+        old: bool | str
+        if kind_of(self.field) == "note":
+            old = "" if self.old is None else str(self.old[0])
+        else:
+            old = self.old is not None and bool(self.old[0])
+        return Change(self.paper_id, self.field, old)
 
 
-def logged_value(field: str, number: object, text: object) -> bool | str:
-    """The value an undo-log entry recorded (None, never set, reads as off or as no note)."""
-    if kind_of(field) == "note":
-        return "" if text is None else str(text)
-    return bool(number)
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What one change group wrote: the papers it changed and, per slot, what undoing it restores."""
+
+    changed: tuple[str, ...]
+    log: tuple[Logged, ...]
 
 
-def apply_changes(
-    conn: sqlite3.Connection, changes: Sequence[Change], label: str, record_undo: bool
-) -> tuple[str, ...]:
-    """Write the effective changes, logging (old, new) per slot so `undo` can revert exactly this group."""
+def apply_changes(conn: sqlite3.Connection, changes: Sequence[Change]) -> Written:
+    """Write the effective changes, noting (old, new) per slot so an undo can revert exactly this group."""
     now = time.time()
     changed: list[str] = []
     # Per slot: the value before this group and the value it ends with (a group may touch a slot twice).
-    logged: dict[tuple[str, str], tuple[Stored, Value, float]] = {}
+    logged: dict[tuple[str, str], Logged] = {}
     for change in changes:
         current = stored(conn, change.paper_id, change.field)
         value = _encode(change.field, change.value)
@@ -221,25 +234,10 @@ def apply_changes(
             at = change.at
         _store(conn, change.paper_id, change.field, value, at)
         changed.append(change.paper_id)
-        first = logged.get((change.paper_id, change.field))
-        logged[(change.paper_id, change.field)] = (current if first is None else first[0], value, at)
-    if record_undo and logged:
-        cursor = conn.execute("INSERT INTO undo_group (created_at, label) VALUES (?, ?)", (now, label))
-        group = int(cursor.lastrowid or 0)
-        rows = []
-        for (paper_id, field), (old, value, at) in logged.items():
-            old_number, old_text = _log_value(old[0] if old else None)
-            new_number, new_text = _log_value(value)
-            old_at = old[1] if old else None
-            rows.append((group, paper_id, field, old_number, old_at, new_number, at, old_text, new_text))
-        conn.executemany(
-            "INSERT INTO undo_entry (group_id, paper_id, field, old_value, old_at, new_value, new_at, "
-            "old_text, new_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            rows,
-        )
-        conn.execute("DELETE FROM undo_entry WHERE group_id <= ?", (group - UNDO_DEPTH,))
-        conn.execute("DELETE FROM undo_group WHERE id <= ?", (group - UNDO_DEPTH,))
-    return tuple(dict.fromkeys(changed))
+        slot = (change.paper_id, change.field)
+        first = logged.get(slot)
+        logged[slot] = Logged(change.paper_id, change.field, current if first is None else first.old, value)
+    return Written(tuple(dict.fromkeys(changed)), tuple(logged.values()))
 
 
 def to_float(value: object) -> float:

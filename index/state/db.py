@@ -33,7 +33,11 @@ _UNWRITABLE_CODES = {
 
 
 def _migration_1(conn: sqlite3.Connection) -> None:
-    """The first schema: one row per paper with a value and a time per field (a tombstone is value 0)."""
+    """The first schema: one row per paper with a value and a time per field (a tombstone is value 0).
+
+    `undo_group`/`undo_entry` hold the undo log older versions shared between processes; undo is now each
+    session's own, kept in memory (base.py), so these tables stay only for an older `papers` opening the file.
+    """
     # Statement by statement: executescript() would COMMIT the migration's enclosing transaction first.
     script = """
         CREATE TABLE paper_state (

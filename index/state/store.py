@@ -30,7 +30,6 @@ from index.state.changes import (
     TagMark,
     field_name,
     kind_of,
-    logged_value,
     row_state,
     stored,
     to_float,
@@ -77,6 +76,8 @@ class Toggled:
 
     value: bool
     seq: int
+    changed: bool = True
+    """False when the stored value was no longer the one the caller showed, so nothing was written."""
 
 
 class StateStore(SessionTable):
@@ -237,17 +238,27 @@ class StateStore(SessionTable):
     def toggle_read(self, paper_id: str) -> bool:
         return self.toggle(paper_id, "read").value
 
-    def toggle(self, paper_id: str, field: Field) -> Toggled:
-        """Flip one field; the read and the write share one transaction, so two processes never both flip."""
+    def toggle(self, paper_id: str, field: Field, shown: bool | None = None) -> Toggled:
+        """Flip one field; the read and the write share one transaction, so two processes never both flip.
+
+        Args:
+            shown: the value the caller's screen showed. When the stored value is no longer that (another
+                process changed it since the screen was drawn) nothing is written and `Toggled.changed` is
+                False: a key never does the opposite of what the screen said it would.
+        """
         result: list[bool] = []
 
         def build(conn: sqlite3.Connection) -> list[Change]:
             current = stored(conn, paper_id, field)
-            result[:] = [not (current is not None and current[0] == 1)]
-            return [Change(paper_id, field, result[0])]
+            now = current is not None and current[0] == 1
+            if shown is not None and now != shown:
+                result[:] = [now, False]
+                return []
+            result[:] = [not now, True]
+            return [Change(paper_id, field, not now)]
 
         applied = self._write(build, f"toggle {field}")
-        return Toggled(result[0], applied.seq)
+        return Toggled(result[0], applied.seq, result[1])
 
     def merge(
         self, records: Iterable[PaperState], label: str = "import", saved: Iterable[SavedSearch] = ()
@@ -277,40 +288,27 @@ class StateStore(SessionTable):
         return self._transaction(body)
 
     def undo(self) -> list[str] | None:
-        """Revert the newest change group; returns the ids it changed, or None when there is nothing to undo.
+        """Revert this store's newest change group; returns the ids it changed, or None when this store
+        has made no change it can still undo (another process's changes are never undone here).
 
         A slot that no longer holds the value this group gave it (another process or an import changed it
         since) is left alone. The restored value is stamped now, so the undo also wins over an exported copy
         of the change it reverts.
         """
-        undone: list[tuple[str, ...] | None] = [None]
+        with self._lock:  # the step undone is the one committed: no other thread's write in between
+            step = self._undo[-1] if self._undo else None
 
-        def build(conn: sqlite3.Connection) -> list[Change]:
-            row = conn.execute("SELECT id FROM undo_group ORDER BY id DESC LIMIT 1").fetchone()
-            if row is None:
-                return []
-            group = int(row[0])
-            entries = conn.execute(
-                "SELECT paper_id, field, old_value, old_text, new_value, new_text FROM undo_entry "
-                "WHERE group_id = ?",
-                (group,),
-            ).fetchall()
-            conn.execute("DELETE FROM undo_entry WHERE group_id = ?", (group,))
-            conn.execute("DELETE FROM undo_group WHERE id = ?", (group,))
-            restore = []
-            for paper_id, field, old_value, old_text, new_value, new_text in entries:
-                now = stored(conn, str(paper_id), str(field))
-                new = logged_value(str(field), new_value, new_text)
-                if now is not None and now[0] == (new if isinstance(new, str) else int(new)):
-                    old = logged_value(str(field), old_value, old_text)
-                    restore.append(Change(str(paper_id), str(field), old))
-            undone[0] = tuple(change.paper_id for change in restore)
-            return restore
+            def build(conn: sqlite3.Connection) -> list[Change]:
+                if step is None:
+                    return []
+                restore = (entry.restore(stored(conn, entry.paper_id, entry.field)) for entry in step.log)
+                return [change for change in restore if change is not None]
 
-        applied = self._write(build, "undo", record_undo=False)
-        if undone[0] is None:
-            return None
-        return list(dict.fromkeys(applied.changed))
+            applied = self._write(build, "undo", record_undo=False)
+            if step is None:
+                return None
+            self._undo.pop()
+        return list(applied.changed)
 
 
 def _check(change: Change) -> None:

@@ -126,14 +126,51 @@ def test_undo_after_toggles_walks_back_through_each_step(store: StateStore) -> N
     assert store.undo() == [A] and store.read_ids() == set()
 
 
-def test_undo_history_is_the_users_across_processes(tmp_path: Path) -> None:
-    """The log lives in the database: the newest change group is undone whichever process made it."""
+def test_undo_reverts_only_this_stores_own_changes(tmp_path: Path) -> None:
+    """Each session undoes its own changes: another process's newer change is never undone here."""
     with StateStore.open(tmp_path) as mine, StateStore.open(tmp_path) as theirs:
         mine.star([A])
         theirs.star([B])
-        assert mine.undo() == [B]
-        assert theirs.undo() == [A]
-        assert mine.starred_ids() == set() and mine.undo() is None
+        assert mine.undo() == [A]
+        assert mine.starred_ids() == {B} and mine.undo() is None
+        assert theirs.undo() == [B]
+        assert theirs.starred_ids() == set() and theirs.undo() is None
+
+
+def test_undo_leaves_a_slot_another_store_changed_since(tmp_path: Path) -> None:
+    with StateStore.open(tmp_path) as mine, StateStore.open(tmp_path) as theirs:
+        mine.star([A, B])
+        theirs.unstar([B])
+        assert mine.undo() == [A], "only A still holds the star this store gave it"
+        assert mine.starred_ids() == set() and theirs.undo() == [B] and mine.starred_ids() == {B}
+
+
+def test_a_change_that_did_not_commit_is_not_undoable(store: StateStore) -> None:
+    store.star([A])
+    with pytest.raises(TypeError):  # B is written, then the bad value rolls the whole group back
+        store.apply([Change(B, "starred", True), Change(C, "starred", "yes")])
+    assert store.starred_ids() == {A}
+    assert store.undo() == [A] and store.undo() is None
+
+
+def test_toggle_against_what_was_shown(tmp_path: Path) -> None:
+    """A toggle names the value the caller showed; if another store changed it, nothing is written."""
+    with StateStore.open(tmp_path) as mine, StateStore.open(tmp_path) as theirs:
+        theirs.star([A])
+        stale = mine.toggle(A, "starred", shown=False)
+        assert not stale.changed and stale.value and mine.starred_ids() == {A}
+        assert mine.undo() is None, "nothing written, nothing to undo"
+        fresh = mine.toggle(A, "starred", shown=True)
+        assert fresh.changed and not fresh.value and theirs.starred_ids() == set()
+
+
+def test_changed_elsewhere_sees_other_connections_only(tmp_path: Path) -> None:
+    with StateStore.open(tmp_path) as mine, StateStore.open(tmp_path) as theirs:
+        assert not mine.changed_elsewhere()
+        mine.star([A])
+        assert not mine.changed_elsewhere(), "its own commits are not news to it"
+        theirs.tag([A], ["later"])
+        assert mine.changed_elsewhere() and not mine.changed_elsewhere(), "reported once"
 
 
 def test_undo_leaves_alone_a_field_changed_outside_the_log(store: StateStore) -> None:

@@ -73,9 +73,9 @@ def test_upgrading_keeps_every_mark_session_value_and_undo_step(tmp_path: Path) 
             "aaaaaaaaaaaa",
         ]
         assert {key: store.get_session(key) for key in SESSION} == SESSION
-        # The undo log written by schema 1 still works: the newest group starred e.
-        assert store.undo() == ["eeeeeeeeeeee"]
-        assert "eeeeeeeeeeee" not in store.starred_ids()
+        # The undo log schema 1 kept is another session's changes: this session has nothing to undo.
+        assert store.undo() is None
+        assert "eeeeeeeeeeee" in store.starred_ids()
 
         # The new features work on the upgraded file, undo included.
         store.tag(["aaaaaaaaaaaa"], ["later"])
