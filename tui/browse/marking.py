@@ -15,8 +15,16 @@ Every way a paper becomes read, in the reader and out of it (tests/tui/test_read
 3. `R`: `Marking.mark_all_read`, after a confirm dialog, one undo step.
 4. `papers read ID` on the command line (index/cli/state.py), and `papers import` of an export.
 
-Triage (`T`) never marks a paper read (tui/browse/triage.py). `u` undoes any of 1-3. A read-only store
+Triage (`T`) never marks a paper read (tui/browse/triage.py). `u` undoes any of 1-3, and only this
+reader's own changes: what another process changed is never undone here. A read-only store
 (tui/saving.py) refuses 2, 3 and `u` with a notice, and its dwell clock never runs.
+
+Other processes of the same user (`papers star` in another terminal, a second reader) change the store too.
+`sync` asks the store a few times a second, and whenever the terminal regains focus or an overlay closes,
+whether another process committed (one `PRAGMA data_version`, no table read); if so the sets are reloaded
+and the screen redraws, so it shows their changes within a second without a key. `s` and `r` act on the
+stored value and name the value the screen showed: if another process changed it in between, the key
+changes nothing and the screen catches up, so a key never does the opposite of what the screen said.
 """
 
 from __future__ import annotations
@@ -38,6 +46,8 @@ if TYPE_CHECKING:
 
 FLASH_SECONDS = 3.0
 """How long the status line says that dwelling marked a paper read."""
+SYNC_SECONDS = 0.25
+"""How often the reader asks whether another process changed the store: a change shows within a second."""
 
 
 class Marking:
@@ -83,6 +93,37 @@ class Marking:
         self.reload()
         self._host.post_message(MarksChanged())
 
+    def watch_store(self) -> None:
+        """Start asking the store every `SYNC_SECONDS` whether another process changed it (the timer is the
+        host's, so it ends with the screen and never holds up quitting)."""
+        self._host.set_interval(SYNC_SECONDS, self.sync, name="state sync")
+
+    def sync(self) -> None:
+        """Another process changed stars, read marks, tags, notes or saved searches: reload and redraw.
+
+        The check is one `PRAGMA data_version`; only a change costs a reload (at 56k read marks a few
+        hundred ms on a busy machine), so that runs in a thread and the redraw follows on the UI thread.
+        """
+        if self._library.marks.changed_elsewhere():
+            self._host.run_worker(
+                self._load_changes,
+                name="state sync",
+                group="state-sync",
+                exclusive=True,
+                exit_on_error=False,
+                thread=True,
+            )
+
+    def _load_changes(self) -> None:
+        """Read what the redraw needs into the store's cache (a worker thread), then redraw."""
+        marks, organiser = self._library.marks, self._library.organiser
+        marks.counts()  # the starred and read sets, counted over these listings as the status line does
+        organiser.tag_map()
+        organiser.noted_ids()
+        # The redraw reloads from the cache it just filled: a set this thread read must not overwrite one
+        # the UI thread read after a key changed the store meanwhile.
+        self._host.app.call_from_thread(self._after_change)
+
     def selected(self) -> str | None:
         """The selected paper's id, or None after telling the user that no paper is selected."""
         paper_id = self._paper_list().selected_id
@@ -118,7 +159,9 @@ class Marking:
         self._stop_dwell()
 
     def resume(self) -> None:
-        """The cover is gone: the chosen paper, if still selected, starts a whole dwell again."""
+        """The cover is gone or the terminal has the focus again: show what other processes changed
+        meanwhile, and the chosen paper, if still selected, starts a whole dwell again."""
+        self.sync()
         self.dwell(self._paper_list().selected_id)
 
     def _looking(self) -> bool:
@@ -164,8 +207,14 @@ class Marking:
     def toggle_star(self) -> None:
         if (paper_id := self.selected()) is not None and writable(self._host, self._library):
             with saving(self._host):
-                starred = self._library.marks.toggle_star(paper_id)
-                self._host.notify("Starred." if starred else "Unstarred.", timeout=2)
+                toggled = self._library.marks.toggle_star(paper_id, shown=paper_id in self.starred)
+                if toggled.changed:
+                    self._host.notify("Starred." if toggled.value else "Unstarred.", timeout=2)
+                else:
+                    done = "starred" if toggled.value else "unstarred"
+                    self._host.notify(
+                        f"Another papers session {done} it already; nothing changed.", timeout=3
+                    )
             self._after_change()
 
     def toggle_read(self) -> None:
@@ -173,8 +222,14 @@ class Marking:
             self._stop_dwell()  # the user decided; the dwell timer must not override them
             self._say("")
             with saving(self._host):
-                read = self._library.marks.toggle_read(paper_id)
-                self._host.notify("Marked read." if read else "Marked unread.", timeout=2)
+                toggled = self._library.marks.toggle_read(paper_id, shown=paper_id in self.read)
+                if toggled.changed:
+                    self._host.notify("Marked read." if toggled.value else "Marked unread.", timeout=2)
+                else:
+                    done = "read" if toggled.value else "unread"
+                    self._host.notify(
+                        f"Another papers session marked it {done} already; nothing changed.", timeout=3
+                    )
             self._after_change()
 
     def mark_all_read(self) -> None:
@@ -201,7 +256,12 @@ class Marking:
                 self._host.notify("Nothing to undo.", timeout=2)
                 return
             self._say("")
-            self._host.notify(f"Undone ({len(undone)} paper{'s' if len(undone) != 1 else ''}).", timeout=2)
+            if undone:
+                self._host.notify(
+                    f"Undone ({len(undone)} paper{'s' if len(undone) != 1 else ''}).", timeout=2
+                )
+            else:
+                self._host.notify("Nothing undone: another papers session has changed it since.", timeout=3)
         self._after_change()
 
     def step_unread(self, step: int) -> None:

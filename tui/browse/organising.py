@@ -61,12 +61,16 @@ class Organising:
         self._paper_list = paper_list
         self.tags: Mapping[str, tuple[str, ...]] = {}
         self.noted: frozenset[str] = frozenset()
+        self._saved: SavedSearches | None = None  # the saved searches dialog while it is open
 
     def reload(self) -> None:
-        """Re-read the tags and the noted papers after a change (or an undo)."""
+        """Re-read the tags and the noted papers after a change (or an undo, or another process's change,
+        which an open saved searches dialog shows too)."""
         organiser = self._library.organiser
         self.tags = organiser.tag_map()
         self.noted = organiser.noted_ids()
+        if self._saved is not None and self._saved.is_attached:
+            self._saved.reload()
 
     def row_marks(self, paper_id: str) -> tuple[tuple[str, ...], bool]:
         """What a list row shows besides star and unread: the paper's tags and whether it has a note."""
@@ -175,10 +179,12 @@ class Organising:
         """`S`: the saved searches with their unread counts; the chosen one is searched for."""
 
         def chosen(query: str | None) -> None:
+            self._saved = None
             if query is not None:
                 self._host.query_one(SearchBar).search_for(query)
 
-        self._host.app.push_screen(SavedSearches(self._library.organiser), chosen)
+        self._saved = SavedSearches(self._library.organiser)
+        self._host.app.push_screen(self._saved, chosen)
 
     def save_search(self, query: str, filter: str) -> None:
         """ctrl+s, or "Save search as…" in the palette: name the query, keeping its filter as `is:`."""

@@ -172,6 +172,7 @@ class BrowseScreen(Screen[None]):
         self.paper_list.set_ids(self.outcome.ids, select=self._restore_id)
         self.set_focus(self.paper_list)
         self.watch(self.app, "app_focus", self._app_focus_changed, init=False)
+        self.marking.watch_store()  # other processes' changes show within a second, and on focus
         for notice in library.notices:
             self.notify(one_line(notice), severity="warning", timeout=10, markup=False)
         self.indexing.start()  # builds the index, or warms its search when it is ready

@@ -63,12 +63,31 @@ class SavedSearches(ModalScreen[str | None]):
         with Vertical(id="saved-dialog") as dialog:
             dialog.border_title = "Saved searches"
             dialog.border_subtitle = "⏎ search · d delete · esc close"
-            options = [
-                Option(search_row(name, query, None), id=str(number))
-                for number, (name, query) in enumerate(self.searches.items())
-            ]
-            yield OptionList(*options, id="saved-list")
+            yield OptionList(*self._options(), id="saved-list")
             yield Static(Text(EMPTY_HINT), id="saved-empty")
+
+    def _options(self) -> list[Option]:
+        """A row per search, its count still to come; ids are positions in `_names`."""
+        return [
+            Option(search_row(name, query, None), id=str(number))
+            for number, (name, query) in enumerate(self.searches.items())
+        ]
+
+    def reload(self) -> None:
+        """Another process saved or deleted a search: list what is stored now and count it afresh."""
+        searches = dict(self.organiser.saved_searches())
+        if searches == self.searches:
+            return
+        highlighted = self._highlighted_name()
+        self.searches = searches
+        self._names = list(searches)
+        option_list = self.option_list
+        option_list.clear_options()
+        option_list.add_options(self._options())
+        if highlighted in searches:
+            option_list.highlighted = self._names.index(highlighted)
+        self._show_empty()
+        self._count(list(searches.items()))
 
     @property
     def option_list(self) -> OptionList:
