@@ -9,9 +9,11 @@ must undo only this reader's own changes, never the other process's.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -25,6 +27,28 @@ from tui.screens.saved_searches import SavedSearches
 
 SHOW_WITHIN = 1.0
 """Seconds from the other process's commit to the screen showing it (the reader checks 4 times a second)."""
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def library(seed_index: Path, data_dir: Path) -> Iterator[Library]:
+    """The seeds as the reader opens them, over this test's own state."""
+    with seeds_library(seed_index, data_dir) as opened:
+        yield opened
+
+
+def pilot_test(body: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an `async def` pilot test in a fresh event loop (tests/tui/ has a conftest hook for that)."""
+
+    @functools.wraps(body)
+    def test(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(body(*args, **kwargs))
+
+    return test
 
 
 async def _papers(library: Library, index_dir: Path, *args: str) -> None:
@@ -56,6 +80,7 @@ def _unstarred_on_screen(app: PapersApp) -> bool:
     return "☆ not starred" in detail_text(app) and not list_rows(app)[0].startswith("★")
 
 
+@pilot_test
 async def test_a_star_by_papers_star_shows_without_a_key_s_unstars_and_u_leaves_it(
     library: Library, seed_index: Path
 ) -> None:
@@ -89,6 +114,7 @@ async def test_a_star_by_papers_star_shows_without_a_key_s_unstars_and_u_leaves_
         assert _messages(app) == ["Nothing to undo."]
 
 
+@pilot_test
 async def test_read_tags_and_a_note_by_papers_show_without_a_key(library: Library, seed_index: Path) -> None:
     paper_id = library.papers[0].id
     app = reader(library)
@@ -120,6 +146,7 @@ async def test_read_tags_and_a_note_by_papers_show_without_a_key(library: Librar
         )
 
 
+@pilot_test
 async def test_an_open_saved_searches_list_shows_one_saved_elsewhere(
     library: Library, seed_index: Path
 ) -> None:
@@ -137,6 +164,7 @@ async def test_an_open_saved_searches_list_shows_one_saved_elsewhere(
         )
 
 
+@pilot_test
 async def test_two_readers_toggling_one_paper_agree_and_undo_only_their_own(
     library: Library, seed_index: Path, data_dir: Path
 ) -> None:
@@ -163,6 +191,7 @@ async def test_two_readers_toggling_one_paper_agree_and_undo_only_their_own(
             await _shown(other, lambda: _starred_on_screen(theirs), "the undo, in the other reader")
 
 
+@pilot_test
 async def test_a_key_pressed_before_the_screen_caught_up_changes_nothing(
     library: Library, seed_index: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
