@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import threading
 import time
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
@@ -18,11 +19,12 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from index.library import Library
+from index.library import Counts, Library
 from tests.conftest import SEEDS, run_papers
 from tests.tui.conftest import eventually, settle
 from tests.tui.helpers import detail_text, list_rows, reader, seeds_library, status_text
 from tui.app import PapersApp
+from tui.browse.marking import INLINE_RELOAD
 from tui.screens.saved_searches import SavedSearches
 
 SHOW_WITHIN = 1.0
@@ -112,6 +114,31 @@ async def test_a_star_by_papers_star_shows_without_a_key_s_unstars_and_u_leaves_
         await pilot.press("u")
         assert library.marks.starred == {paper_id}, "the other terminal's star stays"
         assert _messages(app) == ["Nothing to undo."]
+
+
+@pilot_test
+async def test_with_many_marks_the_reload_leaves_the_ui_thread_and_still_shows_in_time(
+    library: Library, seed_index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past `INLINE_RELOAD` marks the reload runs in a worker; the screen still shows the change in time."""
+    library.marks.mark_read(
+        f"{number:012x}" for number in range(INLINE_RELOAD + 1)
+    )  # papers listed elsewhere
+    paper_id = library.papers[0].id
+    counted_in: set[str] = set()
+    counts = library.marks.counts
+
+    def spied() -> Counts:
+        counted_in.add(threading.current_thread().name)
+        return counts()
+
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(library.marks, "counts", spied)
+        await _papers(library, seed_index, "star", paper_id)
+        await _shown(pilot, lambda: _starred_on_screen(app), "a star, with many read marks")
+        assert counted_in - {threading.main_thread().name}, "the marks were read in a worker thread"
 
 
 @pilot_test

@@ -48,6 +48,8 @@ FLASH_SECONDS = 3.0
 """How long the status line says that dwelling marked a paper read."""
 SYNC_SECONDS = 0.25
 """How often the reader asks whether another process changed the store: a change shows within a second."""
+INLINE_RELOAD = 5_000
+"""Stars and read marks up to which `sync` reloads them on the UI thread (a few ms), not in a worker."""
 
 
 class Marking:
@@ -101,10 +103,16 @@ class Marking:
     def sync(self) -> None:
         """Another process changed stars, read marks, tags, notes or saved searches: reload and redraw.
 
-        The check is one `PRAGMA data_version`; only a change costs a reload (at 56k read marks a few
-        hundred ms on a busy machine), so that runs in a thread and the redraw follows on the UI thread.
+        The check is one `PRAGMA data_version`; only a change costs a reload. Past `INLINE_RELOAD` marks
+        (56k read marks take a few hundred ms on a busy machine) that runs in a thread and the redraw
+        follows on the UI thread; below it the reload takes a few ms and a thread's round trip would only
+        delay the redraw.
         """
-        if self._library.marks.changed_elsewhere():
+        if not self._library.marks.changed_elsewhere():
+            return
+        if len(self.starred) + len(self.read) <= INLINE_RELOAD:
+            self._after_change()
+        else:
             self._host.run_worker(
                 self._load_changes,
                 name="state sync",
