@@ -67,9 +67,9 @@ def probe_whoosh_index(listings: Path, index_dir: Path) -> dict[str, Any]:
 
     start = time.perf_counter()
     index = SearchIndex.open(index_dir)
-    report = index.ensure_current([listings])
+    report = index.maintenance.ensure_current([listings])
     seconds = time.perf_counter() - start
-    index.close()
+    index.maintenance.close()
     assert report is not None, "the index was already current"
     return {"seconds": seconds, "papers": report.papers, "added": report.added, **_usage()}
 

@@ -68,7 +68,7 @@ def timed(call: Callable[[], object]) -> float:
 
 def profile_terms(index: SearchIndex, stars: list[str]) -> dict[str, float]:
     """The centroid for these stars, as for_you builds it (for the baselines)."""
-    searcher = index._maintenance.searcher
+    searcher = index.maintenance.searcher
     profile = index._profile
     made = profile.seeds(searcher, stars, index._indexed_text, index._similarity.key_terms)
     postings = profile.postings(searcher)
@@ -76,7 +76,7 @@ def profile_terms(index: SearchIndex, stars: list[str]) -> dict[str, float]:
 
 
 def fts5_table(index: SearchIndex, work: Path) -> sqlite3.Connection:
-    view = index.load_snapshot()
+    view = index.maintenance.load_snapshot()
     assert view is not None
     conn = sqlite3.connect(work / "fts5.db")
     start = time.perf_counter()
@@ -97,7 +97,7 @@ def latency(
     index_dir: Path, stars: list[str], pool: list[str], runs: int, fts5: sqlite3.Connection | None
 ) -> None:
     index = SearchIndex.open(index_dir)
-    view = index.load_snapshot()
+    view = index.maintenance.load_snapshot()
     assert view is not None
     everyone = list(view.ids)
     chooser = random.Random(len(stars))
@@ -110,7 +110,7 @@ def latency(
         new_star.append(timed(lambda extra=extra: index.for_you(extra, frozenset(extra), 20)))
     terms = profile_terms(index, stars)
     boosted = wq.Or([wq.Term("abstract", term, boost=weight) for term, weight in terms.items()])
-    searcher = index._maintenance.searcher
+    searcher = index.maintenance.searcher
     for _run in range(WHOOSH_RUNS):  # ~10 s each: a few show the order of magnitude
         whoosh_or.append(timed(lambda: searcher.search(boosted, limit=20, optimize=False)))
     match = " OR ".join(f'"{term}"' for term in terms)
@@ -125,12 +125,12 @@ def latency(
     print(f"  baseline: Whoosh boosted OR of the {len(terms)} profile terms  {percentiles(whoosh_or)}")
     if fts:
         print(f"  baseline: FTS5 bm25 OR of the same terms       {percentiles(fts)}")
-    index.close()
+    index.maintenance.close()
 
 
 def shares(index_dir: Path, found: dict[str, str], draws: int = 3) -> None:
     index = SearchIndex.open(index_dir)
-    view = index.load_snapshot()
+    view = index.maintenance.load_snapshot()
     assert view is not None
     for topic, rule in TOPICS.items():
         papers = [pid for pid in view.ids if rule.search(found.get(pid, ""))]
@@ -141,7 +141,7 @@ def shares(index_dir: Path, found: dict[str, str], draws: int = 3) -> None:
             measured.append(sum(1 for hit in hits if rule.search(found.get(hit.id, ""))) / 20)
         base = len(papers) / len(view.ids)
         print(f"  {topic}: top-20 share {statistics.fmean(measured):.2f} {measured} (random: {base:.3f})")
-    index.close()
+    index.maintenance.close()
 
 
 def main() -> None:
@@ -155,13 +155,13 @@ def main() -> None:
     args.index_dir = sole_set(args.index_dir)  # `papers index --index-dir` keeps a set under the root
     found = titles()
     index = SearchIndex.open(args.index_dir)
-    view = index.load_snapshot()
+    view = index.maintenance.load_snapshot()
     assert view is not None, f"no index in {args.index_dir}"
     rule = TOPICS["reinforcement learning"]
     topic = [pid for pid in view.ids if rule.search(found.get(pid, ""))]
     with tempfile.TemporaryDirectory() as work:
         fts5 = None if args.no_fts5 else fts5_table(index, Path(work))
-        index.close()
+        index.maintenance.close()
         for count in (10, 50):
             stars = random.Random(count).sample(topic, count)
             latency(args.index_dir, stars, topic, args.runs, fts5)

@@ -129,8 +129,8 @@ def whoosh_baseline(listings: Path, index_dir: Path, work: Path, typed: Sequence
     """The keystrokes the way they ran before the array ranker: Whoosh's collector and `terms_within`."""
     _say("keystrokes through Whoosh's collector (array ranker off)")
     plain = Library.open([listings], index_dir=index_dir, data_dir=work / "data2")
-    plain._search_index()._matcher.fast_ranker = lambda searcher: None  # type: ignore[method-assign]
-    near = NearWords(plain._search_index()._maintenance.searcher.reader(), "abstract")
+    plain._search_index()._ranker.fast_ranker = lambda searcher: None  # type: ignore[method-assign]
+    near = NearWords(plain._search_index().maintenance.searcher.reader(), "abstract")
     near._swaps = None  # "did you mean" asks Whoosh's terms_within, as before
     plain._search_index()._near = near
     return keystrokes(plain, typed)
@@ -181,7 +181,7 @@ def mix(index: SearchIndex, reps: int) -> tuple[list[float], list[float]]:
         first.append(timed(lambda q=query.whoosh: index.search(q, limit=20, highlight_top=20)))
         for _ in range(reps):
             # A new query each time, as bench_search times it (no public switch).
-            index._matcher._cache.clear()
+            index._ranker._cache.clear()
             later.append(timed(lambda q=query.whoosh: index.search(q, limit=20, highlight_top=20)))
     return first, later
 
@@ -268,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say("top-20 mix, on an index opened apart (its own caches: first use is cold)")
         apart = SearchIndex.open(library.set_index_dir)
         mix_first, mix_later = mix(apart, args.reps)
-        apart.close()
+        apart.maintenance.close()
         baseline = whoosh_baseline(args.listings, args.index_dir, work, typed) if args.whoosh_baseline else []
         _say("FTS5: build, then the same keystrokes and mix")
         db, rows, build_s = build_fts5(args.listings, work / "fts5.db")

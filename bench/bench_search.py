@@ -139,7 +139,7 @@ def _bench_whoosh(
     figures["cached_repeat_p50_ms"] = {name: value * 1000 for name, value in cached.items()}
     _say(f"{label}: whoosh update adding {added} papers")
     figures["add_s"], figures["add_note"] = search_whoosh.add(ix, bigger, added)
-    ix.close()
+    ix.maintenance.close()
     return figures, queries
 
 

@@ -60,10 +60,10 @@ def same_topic_share(index: SearchIndex, labels: dict[str, frozenset[str]], top:
 def share_on(listings: Path, labels: Path, workdir: Path) -> float:
     index = SearchIndex.open(workdir)
     try:
-        index.rebuild(load_catalog([listings]))
+        index.maintenance.rebuild(load_catalog([listings]))
         return same_topic_share(index, read_labels(labels))
     finally:
-        index.close()
+        index.maintenance.close()
 
 
 def share_in_corpus(index: SearchIndex, labels: dict[str, frozenset[str]], top: int = TOP) -> float | None:
@@ -88,7 +88,7 @@ def share_in_corpus(index: SearchIndex, labels: dict[str, frozenset[str]], top: 
 
 def time_similar(index_dir: Path, queries: int, seed: int = 12) -> None:
     index = SearchIndex.open(index_dir)
-    view = index.load_snapshot()
+    view = index.maintenance.load_snapshot()
     assert view is not None, f"no index in {index_dir}"
     chosen = random.Random(seed).sample(list(view.ids), queries)
     index.similar(chosen[0])  # the first call opens readers and caches
@@ -106,7 +106,7 @@ def time_similar(index_dir: Path, queries: int, seed: int = 12) -> None:
     corpus = share_in_corpus(index, read_labels(DATA / "similar_labelled.tsv"))
     if corpus is not None:
         print(f"same-topic share of the top {TOP}, labelled sample among all {len(view.ids)}: {corpus:.3f}")
-    index.close()
+    index.maintenance.close()
 
 
 def main() -> None:

@@ -76,8 +76,7 @@ def probe(writer: str, listings: Path, index_dir: Path) -> dict[str, Any]:
     from index.search.maintenance import IndexMaintenance
 
     start = time.perf_counter()
-    maintenance = IndexMaintenance(index_dir, reopened=lambda: None)
-    maintenance.reopen()
+    maintenance = IndexMaintenance.open(index_dir)
     report = maintenance.ensure_current([listings])
     seconds = time.perf_counter() - start
     maintenance.close()

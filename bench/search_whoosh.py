@@ -26,7 +26,7 @@ ix = SearchIndex.open(Path(sys.argv[2]))
 opened = time.perf_counter()
 ix.search(sys.argv[3], limit=20)
 done = time.perf_counter()
-ix.close()
+ix.maintenance.close()
 print(json.dumps({"open": opened - start, "first_query": done - opened}))
 """
 
@@ -55,7 +55,7 @@ def build(index_dir: Path, catalog: Catalog) -> tuple[SearchIndex, float]:
     """A full build into an empty directory, timed by wall clock (the build forks a second process)."""
     start = time.perf_counter()
     ix = SearchIndex.open(index_dir)
-    report = ix.rebuild(catalog)
+    report = ix.maintenance.rebuild(catalog)
     seconds = time.perf_counter() - start
     if report.papers != len(catalog.papers):
         print(
@@ -68,7 +68,7 @@ def build(index_dir: Path, catalog: Catalog) -> tuple[SearchIndex, float]:
 def add(ix: SearchIndex, catalog: Catalog, expected: int) -> tuple[float, str | None]:
     """An incremental update to `catalog` (old listings + one new file); a note if it did more than add."""
     start = time.perf_counter()
-    report = ix.update(catalog)
+    report = ix.maintenance.update(catalog)
     seconds = time.perf_counter() - start
     if report.rebuilt or report.added != expected or report.updated or report.removed:
         return seconds, (
@@ -84,7 +84,8 @@ def _forget_results(ix: SearchIndex) -> None:
     SearchIndex keeps the last 64 ranked queries until the next commit; 30 repetitions of one query would
     otherwise time a dictionary lookup plus highlighting. There is no public switch, hence the private name.
     """
-    cache: Any = getattr(ix, "_cache", None)
+    ranker: Any = getattr(ix, "_ranker", None)
+    cache: Any = getattr(ranker, "_cache", None)
     if cache is not None:
         cache.clear()
 

@@ -90,7 +90,7 @@ class Discovery:
         until the index is ready; ids the index does not have are not counted.
         """
         index = self._ready_index()
-        snapshot = index.load_snapshot() if index is not None else None
+        snapshot = index.maintenance.load_snapshot() if index is not None else None
         if snapshot is None:
             return NO_FACETS
         if self._facet_counter is None or self._facet_counter[0] is not snapshot:

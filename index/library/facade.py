@@ -25,7 +25,7 @@ from index.listings.catalog import load_catalog, no_headline
 from index.search import layout
 from index.search import sets as index_sets
 from index.search.answers import Highlight, MatchSpan, UpdateReport
-from index.search.index import QUERY_HELP, IndexUnavailable, IndexWriteFailed, SearchIndex
+from index.search.index import QUERY_HELP, IndexMaintenance, IndexUnavailable, IndexWriteFailed, SearchIndex
 from index.state.store import StateStore
 from index.views import View
 
@@ -55,6 +55,7 @@ class Library:
         self.index_ready = False
         self.papers_complete = True
         """False while the reader shows only the first listing files (no index yet): `read_all_listings`."""
+        self._maintenance: IndexMaintenance | None = None
         self._index: SearchIndex | None = None
         self._state: StateStore | None = None
         self._papers: Papers | None = None
@@ -106,10 +107,10 @@ class Library:
         return library
 
     def _load_papers(self, *, reader: bool) -> Papers:
-        opened = open_papers(self._search_index(), self.listing_paths, self._spans, reader=reader)
+        opened = open_papers(self._index_maintenance(), self.listing_paths, self._spans, reader=reader)
         self.notices += opened.notices
         self.notices += [str(notice) for notice in opened.papers.notices]
-        self.notices += self._search_index().take_notices()
+        self.notices += self._index_maintenance().take_notices()
         self._papers = opened.papers
         self.index_ready = self.index_ready or opened.index_ready
         self.papers_complete = opened.complete
@@ -143,10 +144,17 @@ class Library:
     def _loaded_papers(self) -> Papers:
         return self.papers
 
+    def _index_maintenance(self) -> IndexMaintenance:
+        """This set's index directory, opened on first use (and held in use: `SetUse`): what builds and
+        updates it, and what `SearchIndex` reads through."""
+        if self._maintenance is None:
+            self._set_use = index_sets.SetUse.enter(self.set_index_dir, self.listing_paths)
+            self._maintenance = IndexMaintenance.open(self.set_index_dir)
+        return self._maintenance
+
     def _search_index(self) -> SearchIndex:
         if self._index is None:
-            self._set_use = index_sets.SetUse.enter(self.set_index_dir, self.listing_paths)
-            self._index = SearchIndex.open(self.set_index_dir)
+            self._index = SearchIndex(self._index_maintenance())
         return self._index
 
     def _state_store(self) -> StateStore:
@@ -174,7 +182,7 @@ class Library:
 
     def take_notices(self) -> list[str]:
         """Warnings gathered so far (listings, index, state), then cleared: the command line prints them."""
-        taken = self.notices + (self._index.take_notices() if self._index is not None else [])
+        taken = self.notices + (self._maintenance.take_notices() if self._maintenance is not None else [])
         self.notices = []
         return taken
 
@@ -185,8 +193,8 @@ class Library:
         self.close()
 
     def close(self) -> None:
-        if self._index is not None:
-            self._index.close()
+        if self._maintenance is not None:
+            self._maintenance.close()
         if self._state is not None:
             self._state.close()
         if self._set_use is not None:
@@ -197,28 +205,28 @@ class Library:
     @property
     def index_read_only(self) -> bool:
         """Whether this user cannot update the index (a shared one): it is searched as it is."""
-        return self._search_index().read_only
+        return self._index_maintenance().read_only
 
     def build_index(self, progress: Progress | None = None) -> str:
         """Bring the index up to date (blocking: the reader runs it in a worker); a one-line summary.
 
         From then on the papers come from the index's snapshot, with their headlines.
         """
-        index = self._search_index()
+        maintenance = self._index_maintenance()
         try:
-            report = index.ensure_current(self.listing_paths, progress)
+            report = maintenance.ensure_current(self.listing_paths, progress)
         except IndexUnavailable as error:
             self.notices.append(str(error))
             if isinstance(error, IndexWriteFailed) and error.kept:
                 with self._lock:
                     self.index_ready = True  # the previous index answers until there is room for a new one
             return str(error)
-        snapshot = index.load_snapshot()
+        snapshot = maintenance.load_snapshot()
         with self._lock:
             if snapshot is not None:
                 self._papers = Papers(snapshot, snapshot.notices, self._spans)
             self.index_ready = snapshot is not None
-        self.notices += index.take_notices()
+        self.notices += maintenance.take_notices()
         if report is None:
             return "index is current"
         self._evict()
@@ -236,18 +244,18 @@ class Library:
         Raises:
             IndexUnavailable: no usable index and none can be built here; the message says why.
         """
-        index = self._search_index()
+        maintenance = self._index_maintenance()
         try:
             if rebuild:
                 catalog = load_catalog(self.listing_paths, no_headline)
                 self.notices += [str(notice) for notice in catalog.notices]
-                report: UpdateReport | None = index.rebuild(catalog, progress)
+                report: UpdateReport | None = maintenance.rebuild(catalog, progress)
             else:
-                report = index.ensure_current(self.listing_paths, progress)
+                report = maintenance.ensure_current(self.listing_paths, progress)
         except IndexWriteFailed as error:
             self.index_ready = error.kept  # the previous index answers until there is room for a new one
             raise
-        self.index_ready = index.exists
+        self.index_ready = maintenance.exists
         if report is not None:
             self._evict()
         if self._papers is not None and not self._papers.from_index:
@@ -261,7 +269,7 @@ class Library:
 
     def indexed(self) -> int:
         """How many papers the index holds."""
-        view = self._search_index().load_snapshot()
+        view = self._index_maintenance().load_snapshot()
         return len(view) if view else 0
 
     def publish_index(self) -> None:

@@ -23,7 +23,7 @@ from index.render.abstract import render, to_plain
 from index.render.pdf_glyphs import counts as glyph_counts
 from index.render.sanitize import safe_url, sanitize
 from index.search.answers import Highlight, MatchSpan
-from index.search.index import IndexUnavailable, SearchIndex
+from index.search.index import IndexMaintenance, IndexUnavailable
 from index.search.snapshot import Snapshot
 from index.state.bibtex import citable
 from index.state.transfer import Described, first_sentence
@@ -224,7 +224,7 @@ class OpenedPapers(NamedTuple):
 
 
 def open_papers(
-    index: SearchIndex, listing_paths: Sequence[Path], spans: Spans, *, reader: bool
+    index: IndexMaintenance, listing_paths: Sequence[Path], spans: Spans, *, reader: bool
 ) -> OpenedPapers:
     """The papers of `listing_paths`: from the index's snapshot when it is current, else parsed now.
 
@@ -251,7 +251,7 @@ def open_papers(
     return OpenedPapers(Papers(snapshot, listed, spans), notices, True)
 
 
-def _snapshot(index: SearchIndex, notices: list[str]) -> Snapshot | None:
+def _snapshot(index: IndexMaintenance, notices: list[str]) -> Snapshot | None:
     """The index's snapshot, or None when it has none or it cannot be read (`notices` says why)."""
     try:
         return index.load_snapshot()

@@ -1,15 +1,16 @@
 """The search index: what a query matches, hits with highlights, "did you mean" and papers like one.
 
-`SearchIndex.open(index_dir)` opens a directory; `match(query)` gives every matching id with the query's mark
+`SearchIndex(maintenance)` searches the directory an `IndexMaintenance` (maintenance.py) keeps open and
+current; opening, freshness, building and updating are the maintenance's, and whoever builds or updates holds
+it (`Library`, `papers index`), not this. `match(query)` gives every matching id with the query's mark
 filters left for the caller (the index holds no marks: `index.views` applies them), `hits(ids, ...)` the
 details of the ones shown, `suggest` a corrected query, `spans` where a query's terms stand in one paper,
-`similar` and `for_you` papers like others (likeness.py). Opening, freshness, building and updating are the
-job of the `IndexMaintenance` (maintenance.py) each SearchIndex owns; parsing and ranking a query, cached per
-generation, the `Matcher`'s (matching.py, over ranking.py and fastrank.py); "did you mean" suggest.py's,
-which asks `terms_within` (nearwords.py) per word so that it suggests words, not stems. A SearchIndex is
-shared by the reader's threads (its search worker, the warm-up, the discovery workers, the detail pane), so
-every call that reads the index holds the maintenance's lock (`reading`): Whoosh's readers seek and read
-shared file handles. Another process may update the same directory meanwhile.
+`similar` and `for_you` papers like others (likeness.py). Parsing and ranking a query, cached per
+generation, are the `QueryRanker`'s (ranking.py, over fastrank.py); "did you mean" suggest.py's, which asks
+`terms_within` (nearwords.py) per word so that it suggests words, not stems. A SearchIndex is shared by the
+reader's threads (its search worker, the warm-up, the discovery workers, the detail pane), so every call
+that reads the index holds the maintenance's lock (`reading`; `fresh` also picks up a new generation first):
+Whoosh's readers seek and read shared file handles. Another process may update the same directory meanwhile.
 """
 
 from __future__ import annotations
@@ -22,11 +23,10 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from index.models import Catalog, Paper
 from index.render.abstract import to_plain
-from index.search import build as whoosh_build
 from index.search import snapshot
 from index.search.answers import (
     Highlight,
@@ -36,16 +36,14 @@ from index.search.answers import (
     SearchResult,
     SimilarHit,
     UnknownPaper,
-    UpdateReport,
 )
 from index.search.bounds import Budget, QueryStopped
 from index.search.highlight import WordTerms, snippet
 from index.search.likeness import Likeness
 from index.search.maintenance import IndexMaintenance, IndexUnavailable, IndexWriteFailed
-from index.search.matching import Matcher
 from index.search.profile import ForYouHit
 from index.search.query import QUERY_HELP, last_word_as_prefix, plain_words
-from index.search.ranking import TIME_LIMIT, Terms
+from index.search.ranking import TIME_LIMIT, QueryRanker, Terms
 from index.search.schema import stemming_analyzer
 from index.search.snapshot import Snapshot
 from index.search.suggest import suggest
@@ -58,6 +56,7 @@ if TYPE_CHECKING:  # numpy (100-300 ms to import) loads on the first search, not
 __all__ = [
     "QUERY_HELP",
     "SUGGEST_BELOW",
+    "IndexMaintenance",
     "IndexUnavailable",
     "IndexWriteFailed",
     "SearchIndex",
@@ -79,97 +78,68 @@ def reading(method: Callable[Concatenate[SearchIndex, _P], _R]) -> Callable[Conc
 
     @functools.wraps(method)
     def locked(self: SearchIndex, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
-        with self._maintenance.lock:
+        with self.maintenance.lock:
             return method(self, *args, **kwargs)
 
     return locked
 
 
+def fresh(method: Callable[Concatenate[SearchIndex, _P], _R]) -> Callable[Concatenate[SearchIndex, _P], _R]:
+    """`reading`, on the newest generation: a rebuild or another process's commit is picked up first
+    (`IndexMaintenance.refresh`, which raises IndexUnavailable when there is no usable index)."""
+
+    @functools.wraps(method)
+    def refreshed(self: SearchIndex, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with self.maintenance.lock:
+            self.maintenance.refresh()
+            return method(self, *args, **kwargs)
+
+    return refreshed
+
+
 class SearchIndex:
     """An index directory to search: ranked ids, highlights, suggestions and similar papers."""
 
-    def __init__(self, index_dir: Path) -> None:
-        self._maintenance = IndexMaintenance(index_dir, reopened=self._forget_generation)
+    def __init__(self, maintenance: IndexMaintenance) -> None:
+        self.maintenance = maintenance
+        """The directory this searches: its lock, its open generation, and its building and updating."""
         self._analyzer = stemming_analyzer()
         self._words = WordTerms(self._analyzer)
         self._likeness = Likeness(self._words, self._paper, self.plain_abstract, self._ids_of)
         self._forget_generation()
+        maintenance.on_reopen(self._forget_generation)
 
     @classmethod
     def open(cls, index_dir: Path) -> SearchIndex:
-        """Open whatever index `index_dir` holds (possibly none yet: see `ensure_current`); never writes."""
-        opened = cls(index_dir)
-        opened._maintenance.reopen()
-        return opened
+        """Search whatever index `index_dir` holds (possibly none yet: see `IndexMaintenance.ensure_current`,
+        through `maintenance`); never writes."""
+        return cls(IndexMaintenance.open(index_dir))
 
     def _forget_generation(self) -> None:
         """Drop what was cached for the previous generation: the maintenance calls this on every reopen."""
-        ix = self._maintenance.ix
-        self._matcher = Matcher(ix.schema if ix is not None else None, self._analyzer, self._ids_of)
+        ix = self.maintenance.ix
+        self._ranker = QueryRanker(ix.schema if ix is not None else None, self._analyzer, self._ids_of)
         self._position: dict[str, int] | None = None
         self._docids: DocIds | None = None
         self._plain = lru_cache(maxsize=2048)(to_plain)
         self._suggestions: dict[str, str | None] = {}
         self._near: NearWords | None = None
 
-    # ----- the directory: IndexMaintenance's, under the names callers have always used -------------------
-
-    @property
-    def index_dir(self) -> Path:
-        return self._maintenance.index_dir
-
-    @property
-    def read_only(self) -> bool:
-        return self._maintenance.read_only
-
-    @property
-    def exists(self) -> bool:
-        return self._maintenance.exists
-
-    def staleness(self, listing_paths: Sequence[Path]) -> str | None:
-        """Why the index does not reflect `listing_paths`, or None (see `IndexMaintenance.staleness`)."""
-        return self._maintenance.staleness(listing_paths)
-
-    def ensure_current(
-        self, listing_paths: Sequence[Path], progress: whoosh_build.Progress | None = None
-    ) -> UpdateReport | None:
-        """Bring the index up to date with the listings if needed and possible; first use builds it."""
-        return self._maintenance.ensure_current(listing_paths, progress)
-
-    def update(self, catalog: Catalog, progress: whoosh_build.Progress | None = None) -> UpdateReport:
-        """Make the index match `catalog`, re-indexing only papers whose content changed (or rebuilding)."""
-        return self._maintenance.update(catalog, progress)
-
-    def rebuild(self, catalog: Catalog, progress: whoosh_build.Progress | None = None) -> UpdateReport:
-        """Build a fresh index of `catalog` beside the live one and swap it in atomically."""
-        return self._maintenance.rebuild(catalog, progress)
-
-    def take_notices(self) -> list[str]:
-        """One-line notices gathered so far (stale read-only index, rebuilt corrupt index), then cleared."""
-        return self._maintenance.take_notices()
-
-    def load_snapshot(self) -> Snapshot | None:
-        """This generation's papers without reading a listing (see `IndexMaintenance.load_snapshot`)."""
-        return self._maintenance.load_snapshot()
-
-    def close(self) -> None:
-        self._maintenance.close()
-
     # ----- papers ----------------------------------------------------------------------------------------
 
     @reading
     def stored_catalog(self) -> Catalog | None:
         """The whole catalog this generation was built from (every paper decoded: prefer `load_snapshot`)."""
-        view = self.load_snapshot()
+        view = self.maintenance.load_snapshot()
         if view is None:
             return None
         try:
             return view.catalog()
         except snapshot.SnapshotDamaged:
-            raise self._maintenance.damaged() from None
+            raise self.maintenance.damaged() from None
 
     def _paper(self, paper_id: str) -> Paper:
-        view = self.load_snapshot()
+        view = self.maintenance.load_snapshot()
         if view is None:
             raise UnknownPaper(paper_id)
         number = self._positions(view).get(paper_id)
@@ -178,7 +148,7 @@ class SearchIndex:
         try:
             return view.paper(number)
         except snapshot.SnapshotDamaged:
-            raise self._maintenance.damaged() from None
+            raise self.maintenance.damaged() from None
 
     def _positions(self, view: Snapshot) -> dict[str, int]:
         if self._position is None:
@@ -190,35 +160,39 @@ class SearchIndex:
         array ranker, the field lengths, the id column, the ids' positions (~0.14 s at 56k), then the near
         spellings "did you mean" looks in (~0.2 s), sleeping `pause` s after each letter so that the UI
         thread of the reader, which calls this in a worker, keeps getting the GIL and a search the lock."""
-        with self._maintenance.lock:
-            self._maintenance.refresh()
-            searcher = self._maintenance.searcher
-            view = self.load_snapshot()
-            if searcher is None or view is None:
-                return
-            self._positions(view)
-            self._ids_of(())
-            ranker = self._matcher.fast_ranker(searcher)
-            if ranker is not None:
-                ranker.warm()
+        searcher = self._warm_generation()
+        if searcher is None:
+            return
         for letter in string.ascii_lowercase:
-            with self._maintenance.lock:
-                if self._maintenance.searcher is not searcher:
+            with self.maintenance.lock:
+                if self.maintenance.searcher is not searcher:
                     return  # reopened meanwhile: the new generation warms on its own first use
                 self._near_words().warm(letter)
             time.sleep(pause)
 
-    @reading
+    @fresh
+    def _warm_generation(self) -> Any:
+        """`warm`'s first step, in one hold of the lock: the searcher it warmed (None: nothing to warm)."""
+        searcher = self.maintenance.searcher
+        view = self.maintenance.load_snapshot()
+        if searcher is None or view is None:
+            return None
+        self._positions(view)
+        self._ids_of(())
+        ranker = self._ranker.fast_ranker(searcher)
+        if ranker is not None:
+            ranker.warm()
+        return searcher
+
+    @fresh
     def paper(self, paper_id: str) -> Paper:
         """One paper from the snapshot; raises UnknownPaper."""
-        self._maintenance.refresh()
         return self._paper(paper_id)
 
-    @reading
+    @fresh
     def resolve_id(self, key: str) -> str | None:
         """`key` as an exact id or a unique id prefix (what `papers show` accepts), else None."""
-        self._maintenance.refresh()
-        view = self.load_snapshot()
+        view = self.maintenance.load_snapshot()
         ids = view.ids if view else []
         if key in ids:
             return key
@@ -235,7 +209,7 @@ class SearchIndex:
         if self._docids is None:
             from index.search.idcolumn import DocIds  # numpy: on the first search, not at startup
 
-            self._docids = DocIds(self._maintenance.searcher)
+            self._docids = DocIds(self.maintenance.searcher)
         return self._docids(docnums)
 
     def _abstracts(self, docnums: Sequence[int]) -> list[str]:
@@ -243,7 +217,7 @@ class SearchIndex:
 
     # ----- searching -------------------------------------------------------------------------------------
 
-    @reading
+    @fresh
     def match(
         self,
         query: str,
@@ -272,26 +246,25 @@ class SearchIndex:
         Every query runs under a `Budget` (bounds.py): one that runs past it, or whose wildcard stands for
         more words than a search can use, answers nothing and says why.
         """
-        self._maintenance.refresh()
-        searcher = self._maintenance.searcher
+        searcher = self.maintenance.searcher
         searched = last_word_as_prefix(query) if typing else query
-        parsed = self._matcher.parse(searcher, searched)
+        parsed = self._ranker.parse(searcher, searched)
         notices = [parsed.notice] if parsed.notice else []
         terms: Terms = {}
         scores: tuple[float, ...] = ()
         if parsed.query is None:
-            view = self.load_snapshot()
+            view = self.maintenance.load_snapshot()
             ids: tuple[str, ...] = tuple(view.ids) if view else ()
             total = len(ids)
         else:
             top = limit if limit is not None and limit >= SUGGEST_BELOW and not parsed.filters else None
             budget = Budget(cancelled=cancelled)
             try:
-                ids, scores, terms, timed_out, total = self._matcher.ranked(
+                ids, scores, terms, timed_out, total = self._ranker.ranked(
                     searcher, parsed, top, ranked, budget
                 )
                 if parsed.fallback and not ids:
-                    ids, scores, terms, timed_out, total = self._matcher.near_spellings(
+                    ids, scores, terms, timed_out, total = self._ranker.near_spellings(
                         searcher, parsed, ranked, notices, budget
                     )
             except QueryStopped as stopped:
@@ -306,23 +279,18 @@ class SearchIndex:
         words = tuple(plain_words(query)) if searched != query and not ids else parsed.words
         return Matched(query, ids, scores, terms, parsed.filters, words, notice, total)
 
-    @reading
+    @fresh
     def hits(
         self, ids: Sequence[str], scores: Sequence[float], highlight: Highlight | None
     ) -> tuple[SearchHit, ...]:
         """The papers `ids` as hits with their `scores` (0 past the end); with `highlight`, each with its
         match spans and a snippet."""
-        self._maintenance.refresh()
         scored = tuple(scores) + (0.0,) * (len(ids) - len(scores))
         return tuple(self._hit(paper_id, scored[number], highlight) for number, paper_id in enumerate(ids))
 
-    @reading
     def suggest(self, matched: Matched) -> str | None:
         """ "Did you mean": `matched.query` with its misspelled-looking words corrected, or None."""
-        if not matched.words:
-            return None
-        self._maintenance.refresh()
-        return self._suggest(matched.query, matched.words)
+        return self._suggest(matched.query, matched.words) if matched.words else None
 
     @reading
     def search(self, query: str, limit: int | None = None, highlight_top: int = 20) -> SearchResult:
@@ -369,13 +337,13 @@ class SearchIndex:
             paper.title,
         )
 
-    @reading
+    @fresh
     def spans(self, paper_id: str, highlight: Highlight) -> tuple[MatchSpan, ...]:
         """Where the matched terms of a view (`Matched.highlight`) stand in one paper's rendered abstract: the
         reader highlights the paper it shows without parsing the query again."""
-        self._maintenance.refresh()
         return self._words.spans(self.plain_abstract(paper_id), highlight.get("abstract", frozenset()))
 
+    @fresh
     def _suggest(self, typed: str, words: Sequence[str]) -> str | None:
         """`suggest.suggest` for this query, cached until the next commit."""
         if typed not in self._suggestions:
@@ -385,25 +353,23 @@ class SearchIndex:
         return self._suggestions[typed]
 
     def _near_words(self) -> NearWords:
-        reader = self._maintenance.searcher.reader()
+        reader = self.maintenance.searcher.reader()
         if self._near is None or self._near.reader is not reader:
             from index.search.nearwords import NearWords
 
             self._near = NearWords(reader, "abstract")
         return self._near
 
-    @reading
+    @fresh
     def similar(self, paper_id: str, limit: int = 10) -> list[SimilarHit]:
         """Papers sharing the most distinctive terms of this one, with those terms (as words) to say why
         (likeness.py)."""
-        self._maintenance.refresh()
-        return self._likeness.similar(self._maintenance.searcher, paper_id, limit)
+        return self._likeness.similar(self.maintenance.searcher, paper_id, limit)
 
-    @reading
+    @fresh
     def for_you(
         self, seeds: Iterable[str], exclude: AbstractSet[str] = frozenset(), limit: int = 20
     ) -> list[ForYouHit]:
         """Papers most like the `seeds` (paper ids; ones not indexed are ignored), none of `exclude` nor the
         seeds themselves, in pick order, each with the shared key terms and its nearest seed (likeness.py)."""
-        self._maintenance.refresh()
-        return self._likeness.for_you(self._maintenance.searcher, seeds, exclude, limit)
+        return self._likeness.for_you(self.maintenance.searcher, seeds, exclude, limit)

@@ -1,7 +1,8 @@
 """Keeping one index directory usable and current: opening it, judging freshness, building and updating.
 
-`SearchIndex` (index.py) owns one `IndexMaintenance` and reads through its `searcher`; nothing here ranks,
-highlights or decodes a paper.
+Whoever builds or updates an index holds its `IndexMaintenance` (`Library`, and through it `papers index`
+and the reader's build worker); a `SearchIndex` (index.py) reads through the same one's `searcher`, under
+its lock. Nothing here ranks, highlights or decodes a paper.
 """
 
 from __future__ import annotations
@@ -57,10 +58,9 @@ class IndexMaintenance:
 
     Args:
         index_dir: the directory (`current` names the live build inside it).
-        reopened: called after every (re)open, so the owner drops what it cached for the previous generation.
     """
 
-    def __init__(self, index_dir: Path, reopened: Callable[[], None]) -> None:
+    def __init__(self, index_dir: Path) -> None:
         self.lock = threading.RLock()
         """Held by whoever reads through `searcher` (the owner's searches) and by every reopen and close:
         Whoosh's readers seek and read shared file handles, so two threads reading at once get each
@@ -72,13 +72,25 @@ class IndexMaintenance:
         """The open Whoosh index, None when there is none (or it is damaged: see `_broken`)."""
         self.searcher: Any = None
         """A searcher of `ix`'s generation; replaced on every reopen."""
-        self._reopened = reopened
+        self._reopen_hooks: list[Callable[[], None]] = []
         self._token: str | None = None
         self._build: Path | None = None
         self._broken: str | None = None
         self._snapshot: snapshot.Snapshot | None = None
 
     # ----- opening and freshness -------------------------------------------------------------------------
+
+    def on_reopen(self, hook: Callable[[], None]) -> None:
+        """Call `hook` after every (re)open, so a reader of this directory drops what it cached for the
+        previous generation (`SearchIndex`)."""
+        self._reopen_hooks.append(hook)
+
+    @classmethod
+    def open(cls, index_dir: Path) -> IndexMaintenance:
+        """Whatever index `index_dir` holds, open (possibly none yet: see `ensure_current`); never writes."""
+        opened = cls(index_dir)
+        opened.reopen()
+        return opened
 
     def reopen(self) -> None:
         """Open whatever the directory holds now (possibly nothing yet); never writes."""
@@ -98,7 +110,8 @@ class IndexMaintenance:
             except Exception as error:  # any damage (missing segment, bad TOC, unpickling) means: rebuild
                 self.close()
                 self._broken = f"{type(error).__name__}: {error}".splitlines()[0][:160]
-        self._reopened()
+        for hook in self._reopen_hooks:
+            hook()
 
     def refresh(self) -> None:
         """Pick up a rebuild (`current` moved) or another process's commit: one readlink + one listdir.

@@ -157,9 +157,9 @@ def built_index(
     Tests only read it, so a module builds it once.
     """
     opened = SearchIndex.open(tmp_path_factory.mktemp("ix") / "index")
-    opened.rebuild(make_catalog(rows))
+    opened.maintenance.rebuild(make_catalog(rows))
     yield opened
-    opened.close()
+    opened.maintenance.close()
 
 
 def marked_state(data_dir: Path, marks: Iterable[PaperState]) -> Iterator[StateStore]:

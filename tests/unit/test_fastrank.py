@@ -78,32 +78,32 @@ def check(index: SearchIndex, typed: list[str]) -> int:
     Whoosh's answers are the reference, so they get all the time they need: on a loaded machine the reader's
     own limit cut one short (7 of 510 unscored hits), and a partial answer is no reference.
     """
-    searcher = index._maintenance.searcher
+    searcher = index.maintenance.searcher
     fast = FastRanker(searcher, TIME_LIMIT)
     answered = 0
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ranking, "TIME_LIMIT", 3600.0)
         for text in typed:
-            parsed = index._matcher.parse(searcher, text).query
+            parsed = index._ranker.parse(searcher, text).query
             if parsed is None:
                 continue
-            whoosh_full = rank(searcher, index._matcher.parse(searcher, text).query, index._ids_of)
+            whoosh_full = rank(searcher, index._ranker.parse(searcher, text).query, index._ids_of)
             assert not whoosh_full.timed_out, text
             try:
                 full = fast.hits(parsed)
-                top = fast.hits(index._matcher.parse(searcher, text).query, top=20)
-                unscored = fast.hits(index._matcher.parse(searcher, text).query, scored=False)
+                top = fast.hits(index._ranker.parse(searcher, text).query, top=20)
+                unscored = fast.hits(index._ranker.parse(searcher, text).query, scored=False)
             except (Unsupported, TooSlow):
                 continue  # Whoosh answers these in the reader too
             answered += 1
             assert index._ids_of(full.docnums) == whoosh_full.ids, text
             assert tuple(full.scores.tolist()) == whoosh_full.scores, text  # bit for bit, not approximately
-            whoosh_top = rank(searcher, index._matcher.parse(searcher, text).query, index._ids_of, top=20)
+            whoosh_top = rank(searcher, index._ranker.parse(searcher, text).query, index._ids_of, top=20)
             assert not whoosh_top.timed_out and index._ids_of(top.docnums) == whoosh_top.ids, text
             counts = (full.total, top.total, whoosh_full.total, whoosh_top.total)
             assert counts == (len(full.docnums),) * 4, (text, counts)  # a top-N answer counts every match
             whoosh_unscored = rank(
-                searcher, index._matcher.parse(searcher, text).query, index._ids_of, scored=False
+                searcher, index._ranker.parse(searcher, text).query, index._ids_of, scored=False
             )
             assert not whoosh_unscored.timed_out, text
             assert index._ids_of(unscored.docnums) == whoosh_unscored.ids, text
@@ -117,11 +117,11 @@ def seeds_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchInde
     catalog = load_catalog([SEEDS])
     index = SearchIndex.open(tmp_path_factory.mktemp("seeds") / "index")
     first = Catalog(catalog.listings, catalog.papers[5:], catalog.notices)
-    index.rebuild(first)
+    index.maintenance.rebuild(first)
     second = Catalog(catalog.listings, catalog.papers[:-4], catalog.notices)
-    index.update(second)
+    index.maintenance.update(second)
     yield index
-    index.close()
+    index.maintenance.close()
 
 
 def test_the_seeds_rank_the_same_both_ways(seeds_index: SearchIndex) -> None:
@@ -132,14 +132,14 @@ def test_the_seeds_rank_the_same_both_ways(seeds_index: SearchIndex) -> None:
 
 
 def test_a_multi_segment_index_with_deletions_is_what_the_seeds_test_covers(seeds_index: SearchIndex) -> None:
-    searcher = seeds_index._maintenance.searcher
+    searcher = seeds_index.maintenance.searcher
     assert searcher.reader().has_deletions() or len(searcher.leaf_searchers()) > 1
 
 
 def test_typed_prefixes_keep_the_ranking_in_the_search_api(seeds_index: SearchIndex) -> None:
     """Through SearchIndex.search, as the reader asks: every prefix of a typed query, all hits ranked."""
-    reference = SearchIndex.open(seeds_index.index_dir)
-    reference._matcher.fast_ranker = lambda searcher: None  # type: ignore[method-assign]
+    reference = SearchIndex.open(seeds_index.maintenance.index_dir)
+    reference._ranker.fast_ranker = lambda searcher: None  # type: ignore[method-assign]
     try:
         for typed in ("diffusion models for images", "graph neural networks", "reinforcement learning"):
             for end in range(1, len(typed) + 1):
@@ -147,7 +147,7 @@ def test_typed_prefixes_keep_the_ranking_in_the_search_api(seeds_index: SearchIn
                 assert fast.ids == slow.ids, typed[:end]
                 assert [hit.score for hit in fast.hits] == [hit.score for hit in slow.hits]
     finally:
-        reference.close()
+        reference.maintenance.close()
 
 
 @pytest.mark.slow
@@ -156,18 +156,18 @@ def test_a_corpus_sample_ranks_the_same_both_ways(tmp_path: Path) -> None:
     catalog = load_catalog([CORPUS / name for name in SAMPLE])
     index = SearchIndex.open(tmp_path / "index")
     try:
-        index.rebuild(catalog)
-        sizes = [leaf.doc_count_all() for leaf, _offset in index._maintenance.searcher.leaf_searchers()]
+        index.maintenance.rebuild(catalog)
+        sizes = [leaf.doc_count_all() for leaf, _offset in index.maintenance.searcher.leaf_searchers()]
         assert max(sizes) > 5000  # Whoosh's unions are trees here, not arrays
         typed = queries(catalog, 300, seed=2)
         answered = check(index, typed)
         assert answered > len(typed) * 0.8
     finally:
-        index.close()
+        index.maintenance.close()
 
 
 def test_decoding_whole_blocks_reads_what_stepping_reads(seeds_index: SearchIndex) -> None:
-    for leaf, _offset in seeds_index._maintenance.searcher.leaf_searchers():
+    for leaf, _offset in seeds_index.maintenance.searcher.leaf_searchers():
         reader: Any = leaf.reader()
         for field in ("headline", "abstract"):
             for btext in list(reader.lexicon(field))[:200]:
@@ -178,7 +178,7 @@ def test_decoding_whole_blocks_reads_what_stepping_reads(seeds_index: SearchInde
 
 
 def test_the_id_column_read_whole_is_the_column_read_value_by_value(seeds_index: SearchIndex) -> None:
-    searcher = seeds_index._maintenance.searcher
+    searcher = seeds_index.maintenance.searcher
     expected = [
         value.decode("utf-8") if isinstance(value, bytes) else value
         for value in searcher.reader().column_reader("id")
@@ -192,7 +192,7 @@ def test_warming_reads_up_front_what_the_first_search_would_and_changes_no_resul
     """The reader warms a ready index in a worker at start, so its first keystroke reads no field lengths."""
     typed = ("diffusion", "graph neural networks", "reinforcement learning")
     expected = [seeds_index.search(text, None, 0).ids for text in typed]
-    warmed = SearchIndex.open(seeds_index.index_dir)
+    warmed = SearchIndex.open(seeds_index.maintenance.index_dir)
     try:
         warmed.warm()
         decoded: list[str] = []
@@ -209,4 +209,4 @@ def test_warming_reads_up_front_what_the_first_search_would_and_changes_no_resul
         assert all(expected) and decoded == []
         assert warmed.search("difusion").suggestion == "diffusion" and expanded == []  # "did you mean"
     finally:
-        warmed.close()
+        warmed.maintenance.close()

@@ -101,7 +101,7 @@ class _Stepping:
 
 def test_block_reading_gives_what_stepping_gives(index: SearchIndex) -> None:
     index.search("graph")  # opens the searcher
-    searcher = index._maintenance.searcher
+    searcher = index.maintenance.searcher
     for term in ("graph", "regret", "speech", "variant"):
         for leaf, _offset in searcher.leaf_searchers():
             reader = leaf.reader()
@@ -126,7 +126,7 @@ class _NoColumns:
 
 def test_lengths_read_whole_are_the_lengths_asked_one_by_one(index: SearchIndex) -> None:
     index.search("graph")
-    for leaf, _offset in index._maintenance.searcher.leaf_searchers():
+    for leaf, _offset in index.maintenance.searcher.leaf_searchers():
         reader = leaf.reader()
         for field in ("abstract", "headline", "venue", "authors"):  # no fixture paper has authors
             fast = field_lengths(reader, field)
@@ -136,12 +136,12 @@ def test_lengths_read_whole_are_the_lengths_asked_one_by_one(index: SearchIndex)
 
 def test_a_new_generation_is_scored_afresh(tmp_path: Path) -> None:
     opened = SearchIndex.open(tmp_path / "index")
-    opened.rebuild(make_catalog(ROWS))
+    opened.maintenance.rebuild(make_catalog(ROWS))
     assert {hit.id for hit in opened.for_you({"bandit0"}, limit=3)} <= {f"bandit{n}" for n in range(5)}
     extra = _row("bandit9", "Bandit paper 9", f"{BANDIT} regret regret exploration arms")
-    opened.update(make_catalog([*ROWS, extra]))
+    opened.maintenance.update(make_catalog([*ROWS, extra]))
     assert "bandit9" in [hit.id for hit in opened.for_you({"bandit0"}, limit=5)]
-    opened.close()
+    opened.maintenance.close()
 
 
 def test_views_for_you_skips_starred_and_read(index: SearchIndex, state: StateStore) -> None:
@@ -215,7 +215,7 @@ def test_the_same_question_is_answered_once_per_generation(
 ) -> None:
     """The reader's `4` filter and its per-row reasons ask the same for-you question in two workers."""
     opened = SearchIndex.open(tmp_path / "index")
-    opened.rebuild(make_catalog(ROWS))
+    opened.maintenance.rebuild(make_catalog(ROWS))
     computed: list[int] = []  # the limit of each ranking really run
     real = Profile.rank
     monkeypatch.setattr(
@@ -230,7 +230,8 @@ def test_the_same_question_is_answered_once_per_generation(
     opened.for_you({"bandit0", "bandit2"}, {"bandit1"}, limit=3)  # a new star
     opened.for_you({"bandit0"}, {"bandit1", "bandit3"}, limit=3)  # a new read mark
     assert len(computed) == 3
-    opened.update(make_catalog([*ROWS, _row("bandit9", "Bandit paper 9", f"{BANDIT} regret arms")]))
+    more = make_catalog([*ROWS, _row("bandit9", "Bandit paper 9", f"{BANDIT} regret arms")])
+    opened.maintenance.update(more)
     assert "bandit9" in [hit.id for hit in opened.for_you({"bandit0"}, {"bandit1"}, limit=5)]
     assert len(computed) == 4
-    opened.close()
+    opened.maintenance.close()

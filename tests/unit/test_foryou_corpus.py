@@ -36,7 +36,7 @@ pytestmark = pytest.mark.skipif(not (CORPUS / "listings").is_dir(), reason="the 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SearchIndex, dict[str, str]]]:
     index = SearchIndex.open(tmp_path_factory.mktemp("corpus") / "index")
-    index.rebuild(load_catalog([CORPUS / "listings" / f"{name}.txt" for name in SLICE]))
+    index.maintenance.rebuild(load_catalog([CORPUS / "listings" / f"{name}.txt" for name in SLICE]))
     titles: dict[str, str] = {}
     for name in SLICE:
         venue, year = name[:-4], int(name[-4:])
@@ -46,11 +46,11 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SearchInd
                 if record["year"] == year:
                     titles[paper_id(record["abstract"])] = record["title"]
     yield index, titles
-    index.close()
+    index.maintenance.close()
 
 
 def _on_topic(index: SearchIndex, titles: dict[str, str], rule: re.Pattern[str]) -> list[str]:
-    view = index.load_snapshot()
+    view = index.maintenance.load_snapshot()
     assert view is not None
     return [pid for pid in view.ids if rule.search(titles.get(pid, ""))]
 

@@ -40,10 +40,10 @@ def typos(words: list[str], count: int, seed: int) -> Iterator[str]:
 def index_of(tmp_path: Path, catalog: Catalog, segments: int) -> SearchIndex:
     index = SearchIndex.open(tmp_path / f"ix{segments}")
     if segments == 1:
-        index.rebuild(catalog)
+        index.maintenance.rebuild(catalog)
     else:  # a second segment: build without some papers, then add them
-        index.rebuild(Catalog(catalog.listings, catalog.papers[10:], catalog.notices))
-        index.update(catalog)
+        index.maintenance.rebuild(Catalog(catalog.listings, catalog.papers[10:], catalog.notices))
+        index.maintenance.update(catalog)
     return index
 
 
@@ -52,7 +52,7 @@ def test_near_words_are_the_words_whoosh_finds(tmp_path: Path, segments: int) ->
     catalog = load_catalog([SEEDS])
     index = index_of(tmp_path, catalog, segments)
     try:
-        reader = index._maintenance.searcher.reader()
+        reader = index.maintenance.searcher.reader()
         near = NearWords(reader, "abstract")
         # Whoosh's two ways: an automaton on one segment, Damerau-Levenshtein over several.
         assert near._swaps is (segments == 2)
@@ -63,7 +63,7 @@ def test_near_words_are_the_words_whoosh_finds(tmp_path: Path, segments: int) ->
                 expected = sorted(str(t) for t in reader.terms_within("abstract", typed, maxdist, prefix=1))
                 assert sorted(near.within(typed, maxdist)) == expected, (typed, maxdist)
     finally:
-        index.close()
+        index.maintenance.close()
 
 
 def test_edit_distances_are_whooshs_distances() -> None:

@@ -21,13 +21,13 @@ from tests.unit.search_fixtures import make_catalog
 @pytest.fixture(scope="module")
 def seeds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
     index = SearchIndex.open(tmp_path_factory.mktemp("ix") / "index")
-    index.rebuild(load_catalog([SEEDS]))
+    index.maintenance.rebuild(load_catalog([SEEDS]))
     yield index
-    index.close()
+    index.maintenance.close()
 
 
 def _ids(index: SearchIndex, q: wq.Query) -> set[str]:
-    searcher = index._maintenance.searcher
+    searcher = index.maintenance.searcher
     return {hit["id"] for hit in searcher.search(q, limit=None)}
 
 
@@ -36,7 +36,7 @@ def _expanded(prefix: str) -> wq.Query:
 
 
 def _stored_prefixes(index: SearchIndex) -> list[str]:
-    reader = index._maintenance.searcher.reader()
+    reader = index.maintenance.searcher.reader()
     return [term.decode("utf-8") for term in reader.lexicon(PREFIX_FIELD)]
 
 
@@ -54,7 +54,7 @@ def test_a_short_prefix_typed_finds_what_its_expansion_finds(seeds: SearchIndex,
     *finished, last = typed.split()
     expected = _expanded(last)
     if finished:
-        schema = seeds._maintenance.ix.schema
+        schema = seeds.maintenance.ix.schema
         wholes = [
             wq.Or(
                 [
@@ -76,27 +76,27 @@ def test_a_short_whole_word_ranks_above_its_completions(tmp_path: Path) -> None:
     words = ["ganglion", "gantry", "ganglion gantry", "gan", "gan", "gangs"]
     rows = [(f"p{n}", f"Paper {n}", f"{filler} {word}.", (), "X", 2020) for n, word in enumerate(words)]
     index = SearchIndex.open(tmp_path / "index")
-    index.rebuild(make_catalog(rows))
+    index.maintenance.rebuild(make_catalog(rows))
     ranked = index.match("gan", typing=True).ids
     assert set(ranked) == {f"p{n}" for n in range(6)}
     assert set(ranked[:2]) == {"p3", "p4"}, ranked
-    index.close()
+    index.maintenance.close()
 
 
 def test_an_update_writes_the_prefixes_of_the_papers_it_adds(tmp_path: Path) -> None:
     index = SearchIndex.open(tmp_path / "index")
     first = [("p1", "Graph models", "We study graph models of data.", (), "X", 2020)]
-    index.rebuild(make_catalog(first))
+    index.maintenance.rebuild(make_catalog(first))
     assert index.match("zy", typing=True).ids == ()
     more = [*first, ("p2", "Zymurgy", "Zymurgy of zygotes, measured.", ("Zed Zane",), "X", 2021)]
-    index.update(make_catalog(more))
+    index.maintenance.update(make_catalog(more))
     assert index.match("zy", typing=True).ids == ("p2",)
     assert set(index.match("z", typing=True).ids) == {"p2"}
     assert set(index.match("g", typing=True).ids) == {"p1"}
-    index.update(make_catalog(more[1:]))  # p1 removed: its prefixes no longer find it
+    index.maintenance.update(make_catalog(more[1:]))  # p1 removed: its prefixes no longer find it
     assert index.match("g", typing=True).ids == ()
     assert index.match("zy", typing=True).ids == ("p2",)
-    index.close()
+    index.maintenance.close()
 
 
 def test_a_short_prefix_highlights_the_words_it_begins(seeds: SearchIndex) -> None:

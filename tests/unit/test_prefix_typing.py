@@ -42,7 +42,7 @@ def graphs(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
     # "graph" is common (ten papers), "graphon" rare (one): by idf alone the rare completion would win.
     rows = _rows(["graph"] * 10 + ["graphon", "grapheme", "models", "model", "modelling", "nothing"])
     index = SearchIndex.open(tmp_path_factory.mktemp("ix") / "index")
-    index.rebuild(make_catalog(rows))
+    index.maintenance.rebuild(make_catalog(rows))
     return index
 
 
@@ -68,7 +68,7 @@ def test_typing_a_word_searches_what_an_explicit_star_does(graphs: SearchIndex) 
 def forms(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
     rows = _rows(["diffusion", "diffusive", "learning", "studies", "discrete", "dip", "vision", "vivid"])
     index = SearchIndex.open(tmp_path_factory.mktemp("ix") / "index")
-    index.rebuild(make_catalog(rows))
+    index.maintenance.rebuild(make_catalog(rows))
     return index
 
 

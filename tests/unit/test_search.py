@@ -17,10 +17,10 @@ from tests.unit.search_fixtures import PAPERS, FakeState, make_catalog
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
     opened = SearchIndex.open(tmp_path_factory.mktemp("ix") / "index")
-    report = opened.rebuild(make_catalog())
+    report = opened.maintenance.rebuild(make_catalog())
     assert report.rebuilt and report.added == len(PAPERS) and report.papers == len(PAPERS)
     yield opened
-    opened.close()
+    opened.maintenance.close()
 
 
 def ids(index: SearchIndex, query: str, marks: FakeState | None = None) -> list[str]:
@@ -199,12 +199,12 @@ def test_query_help_documents_the_syntax() -> None:
 
 def test_a_reader_picks_up_a_rebuild_by_someone_else(tmp_path: Path) -> None:
     writer = SearchIndex.open(tmp_path / "ix")
-    writer.rebuild(make_catalog(PAPERS[:3]))
+    writer.maintenance.rebuild(make_catalog(PAPERS[:3]))
     reader = SearchIndex.open(tmp_path / "ix")
     assert ids(reader, "influence") == []
-    writer.rebuild(make_catalog())
+    writer.maintenance.rebuild(make_catalog())
     assert sorted(ids(reader, "influence")) == ["act", "gifs"]
-    writer.update(make_catalog(PAPERS[:5]))
+    writer.maintenance.update(make_catalog(PAPERS[:5]))
     assert ids(reader, "influence") == ["gifs"]
 
 
@@ -222,10 +222,10 @@ def test_stop_words_in_a_query_do_not_empty_the_result(index: SearchIndex) -> No
 def test_a_limited_search_gives_the_first_hits_of_the_full_ranking(index: SearchIndex, query: str) -> None:
     # A limited search ranks with a top-N heap; it must agree with the full ranking, highlights included.
     full = index.search(query, limit=None, highlight_top=20)
-    reopened = SearchIndex.open(index.index_dir)  # its own cache: the full ranking is not reused
+    reopened = SearchIndex.open(index.maintenance.index_dir)  # its own cache: the full ranking is not reused
     try:
         top = reopened.search(query, limit=5)
         assert top.ids == full.ids[:5]
         assert [hit.matches for hit in top.hits] == [hit.matches for hit in full.hits[:5]]
     finally:
-        reopened.close()
+        reopened.maintenance.close()

@@ -138,8 +138,8 @@ def test_an_added_listing_makes_only_its_headlines_and_keeps_every_id(
     listings = tmp_path / "listings"
     write_corpus(listings, 90, per_file=30)
     index = SearchIndex.open(tmp_path / "ix")
-    assert index.ensure_current([listings]) is not None
-    before = index.load_snapshot()
+    assert index.maintenance.ensure_current([listings]) is not None
+    before = index.maintenance.load_snapshot()
     assert before is not None
     old = dict(zip(before.ids, before.headlines, strict=True))
 
@@ -152,17 +152,17 @@ def test_an_added_listing_makes_only_its_headlines_and_keeps_every_id(
     monkeypatch.setattr(carry, "plain_headlines", counting)
     new = _seed_abstracts()[:3]
     (listings / "zz-new.txt").write_text("New 2031 Papers\n\n" + "\n\n".join(new) + "\n", encoding="utf-8")
-    report = index.ensure_current([listings])
+    report = index.maintenance.ensure_current([listings])
     assert report is not None and not report.rebuilt
     assert (report.added, report.updated, report.removed) == (3, 0, 0)
     assert sorted(made) == sorted(to_plain(abstract) for abstract in new)
-    after = index.load_snapshot()
+    after = index.maintenance.load_snapshot()
     assert after is not None
     assert list(after.ids[:90]) == list(before.ids)  # same ids, same order: stars keyed by id stay put
     assert {key: after.headlines[n] for n, key in enumerate(after.ids) if key in old} == old
     assert after.catalog() == load_catalog([listings])  # the carried headlines are the ones a parse makes
     assert list(index.search('"' + to_plain(new[0]).split(".")[0][:40].rsplit(" ", 1)[0] + '"').ids)
-    index.close()
+    index.maintenance.close()
 
 
 def test_a_star_survives_adding_a_listing(tmp_path: Path) -> None:

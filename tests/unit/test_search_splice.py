@@ -63,9 +63,9 @@ def read_files(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 def _update(listings: Path, index_dir: Path) -> UpdateReport:
     index = SearchIndex.open(index_dir)
     try:
-        report = index.ensure_current([listings])
+        report = index.maintenance.ensure_current([listings])
     finally:
-        index.close()
+        index.maintenance.close()
     assert report is not None
     return report
 
@@ -76,14 +76,14 @@ def _assert_same_as_a_full_build(listings: Path, index_dir: Path, tmp_path: Path
     assert _update(listings, fresh_dir).rebuilt
     spliced, fresh = SearchIndex.open(index_dir), SearchIndex.open(fresh_dir)
     try:
-        assert spliced.staleness([listings]) is None
+        assert spliced.maintenance.staleness([listings]) is None
         assert spliced.stored_catalog() == fresh.stored_catalog() == load_catalog([listings])
         assert _hashes(index_dir) == _hashes(fresh_dir)
         for query in QUERIES:
             assert sorted(spliced.search(query).ids) == sorted(fresh.search(query).ids), query
     finally:
-        spliced.close()
-        fresh.close()
+        spliced.maintenance.close()
+        fresh.maintenance.close()
 
 
 def _hashes(index_dir: Path) -> dict[str, bytes]:
@@ -154,8 +154,8 @@ def test_same_size_rewrites_are_seen_by_their_mtime(listings: Path, tmp_path: Pa
     path.write_text(swapped, encoding="utf-8")
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     index = SearchIndex.open(index_dir)
-    assert index.staleness([listings]) is None  # the documented blind spot
-    index.close()
+    assert index.maintenance.staleness([listings]) is None  # the documented blind spot
+    index.maintenance.close()
 
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1))
     report = _update(listings, index_dir)

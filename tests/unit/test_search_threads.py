@@ -53,7 +53,7 @@ def test_warm_up_searches_similar_and_spans_at_once_give_the_answers_they_give_a
         similar = [hit.id for hit in alone.similar(reference)]
         spans = alone.spans(reference, graph.highlight)
     finally:
-        alone.close()
+        alone.maintenance.close()
     assert graph.ids and diffusion.ids and similar and spans, "the seeds answer each of these"
 
     for _ in range(ROUNDS):
@@ -61,7 +61,7 @@ def test_warm_up_searches_similar_and_spans_at_once_give_the_answers_they_give_a
         try:
             answers, raised = _race(_the_readers_calls(shared, reference, graph.highlight))
         finally:
-            shared.close()
+            shared.maintenance.close()
         assert not raised, [f"{type(error).__name__}: {error}" for error in raised]
         assert answers[1:] == [graph.ids, diffusion.ids, similar, spans]
 

@@ -48,7 +48,7 @@ def same_topic_share(index: SearchIndex, labels: dict[str, frozenset[str]]) -> f
 
 def _built(path: Path, listings: Path) -> SearchIndex:
     index = SearchIndex.open(path)
-    index.rebuild(load_catalog([listings]))
+    index.maintenance.rebuild(load_catalog([listings]))
     return index
 
 
@@ -56,14 +56,14 @@ def _built(path: Path, listings: Path) -> SearchIndex:
 def sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
     index = _built(tmp_path_factory.mktemp("sample") / "index", DATA / "listings_similar" / "sample.txt")
     yield index
-    index.close()
+    index.maintenance.close()
 
 
 @pytest.fixture(scope="module")
 def seeds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
     index = _built(tmp_path_factory.mktemp("seeds") / "index", SEEDS)
     yield index
-    index.close()
+    index.maintenance.close()
 
 
 def test_labelled_sample_mostly_finds_its_own_topic(sample: SearchIndex) -> None:
@@ -74,7 +74,7 @@ def test_labelled_sample_mostly_finds_its_own_topic(sample: SearchIndex) -> None
 
 def test_seeds_share_and_the_gnn_calibration_paper_finds_graph_papers(seeds: SearchIndex) -> None:
     labels = read_labels(DATA / "seed_topics.tsv")
-    assert set(labels) == set(seeds.load_snapshot().ids)  # type: ignore[union-attr]
+    assert set(labels) == set(seeds.maintenance.load_snapshot().ids)  # type: ignore[union-attr]
     assert same_topic_share(seeds, labels) >= 0.45
     hits = seeds.similar(GNN_CALIBRATION, limit=TOP)
     assert hits[0].id != PROCRUSTES

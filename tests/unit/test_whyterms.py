@@ -45,9 +45,9 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
     listing = folder / "why.txt"
     listing.write_text("Why Papers\n\n" + "\n\n".join([SOURCE, ALIKE, LESS_ALIKE, *OTHERS]) + "\n")
     built = SearchIndex.open(folder / "index")
-    built.rebuild(load_catalog([listing]))
+    built.maintenance.rebuild(load_catalog([listing]))
     yield built
-    built.close()
+    built.maintenance.close()
 
 
 def test_similar_papers_share_content_words_not_verbs_or_fragments(index: SearchIndex) -> None:
