@@ -209,7 +209,7 @@ def test_a_rebuild_reads_the_listings_without_making_headlines_first(
         report = library.update_index(rebuild=True)
         assert report is not None and report.rebuilt
         assert given and not any(given)
-        snapshot = SearchIndex.open(tmp_path / "ix").stored_catalog()
+        snapshot = SearchIndex.open(library.set_index_dir).stored_catalog()
         assert snapshot == load_catalog([listings])  # with the headlines a parse makes
     finally:
         library.close()
