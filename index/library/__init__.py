@@ -10,7 +10,7 @@ from __future__ import annotations
 from index.config import Config, load_config
 from index.library.discovery import Discovery
 from index.library.exports import Exported, ExportFormat, Exports, Imported, ImportFormatError, Merged, Which
-from index.library.facade import Library, Progress
+from index.library.facade import IndexReplaced, Library, Progress
 from index.library.marks import Counts, Marks
 from index.library.organiser import Organiser
 from index.library.papers import MIN_PREFIX, PaperPage, Papers, UnknownPaperId, safe
@@ -47,6 +47,7 @@ __all__ = [
     "Highlight",
     "ImportFormatError",
     "Imported",
+    "IndexReplaced",
     "IndexUnavailable",
     "IndexWriteFailed",
     "InputError",

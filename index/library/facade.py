@@ -32,6 +32,10 @@ from index.views import View
 Progress = Callable[[int, int], None]
 
 
+class IndexReplaced(IndexUnavailable):
+    """Another process built or updated the index since the papers were read from it: read it again."""
+
+
 class Library:
     """One user's view of one set of listings: papers in listing order, search, and the user's marks.
 
@@ -59,6 +63,9 @@ class Library:
         self._index: SearchIndex | None = None
         self._state: StateStore | None = None
         self._papers: Papers | None = None
+        self._papers_opened = 0
+        """The index's `opened` count when the papers were read: another means they may not be what it
+        holds now (`_still_current`)."""
         self._lock = threading.Lock()
         self.marks = Marks(self._open_state, self._loaded_papers)
         self.organiser = Organiser(self._open_state, self._unread_view)
@@ -112,6 +119,7 @@ class Library:
         self.notices += [str(notice) for notice in opened.papers.notices]
         self.notices += self._index_maintenance().take_notices()
         self._papers = opened.papers
+        self._papers_opened = self._index_maintenance().opened
         self.index_ready = self.index_ready or opened.index_ready
         self.papers_complete = opened.complete
         return opened.papers
@@ -225,6 +233,7 @@ class Library:
         with self._lock:
             if snapshot is not None:
                 self._papers = Papers(snapshot, snapshot.notices, self._spans)
+                self._papers_opened = maintenance.opened
             self.index_ready = snapshot is not None
         self.notices += maintenance.take_notices()
         if report is None:
@@ -258,8 +267,8 @@ class Library:
         self.index_ready = maintenance.exists
         if report is not None:
             self._evict()
-        if self._papers is not None and not self._papers.from_index:
-            self._papers = None  # parsed before the build: the index's snapshot is the faster source now
+        if self._papers is not None and (report is not None or not self._papers.from_index):
+            self._papers = None  # parsed before the build, or older: the index's snapshot is the truth now
         return report
 
     def _evict(self) -> None:
@@ -304,8 +313,11 @@ class Library:
         while the query runs; True stops it early (its worker was cancelled by a newer search or a quit).
         """
         papers = self.papers
+        index = self._ready_index()
+        if index is not None:
+            self._still_current(index)
         return views.compute_view(
-            self._ready_index(),
+            index,
             self._state_store(),
             papers.ids,
             papers.position,
@@ -318,6 +330,29 @@ class Library:
             places=papers.places,
             cancelled=cancelled,
         )
+
+    def _still_current(self, index: SearchIndex) -> None:
+        """Before a query: the index is still the one the papers were read from, readable, and unchanged in
+        place. Otherwise every query would answer from an index that is not these papers' (nothing at all,
+        or the wrong papers) without a word: the index is no longer ready, and the error says why (the
+        reader rebuilds it with `build_index`; a command says to run `papers index`).
+
+        Raises:
+            IndexReplaced: another process built or updated the index since the papers were read.
+            IndexUnavailable: the index cannot be read (damaged, changed in place, gone).
+        """
+        try:
+            with index.maintenance.lock:
+                index.maintenance.refresh()
+                opened = index.maintenance.opened
+        except IndexUnavailable as error:
+            self.index_ready = False
+            raise IndexUnavailable(f"the search index stopped answering: {error}") from None
+        if opened != self._papers_opened:
+            self.index_ready = False
+            raise IndexReplaced(
+                f"the search index in {index.maintenance.index_dir} was rebuilt or updated by another process"
+            )
 
     def _unread_view(self, query: str) -> View:
         return self.view(query, "unread", "listing")  # listing order: nothing is scored

@@ -16,8 +16,11 @@ Whoosh's readers seek and read shared file handles. Another process may update t
 from __future__ import annotations
 
 import functools
+import pickle
 import string
+import struct
 import time
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
@@ -67,6 +70,9 @@ SUGGEST_BELOW = 5
 """A query with fewer results than this (after `is:` filters) gets a "did you mean" check."""
 
 
+UNREADABLE = (OSError, EOFError, struct.error, zlib.error, UnicodeDecodeError, pickle.UnpicklingError)
+"""What reading a damaged index file raises (a bad segment, a truncated posting list, a garbled column)."""
+
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
@@ -79,7 +85,10 @@ def reading(method: Callable[Concatenate[SearchIndex, _P], _R]) -> Callable[Conc
     @functools.wraps(method)
     def locked(self: SearchIndex, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         with self.maintenance.lock:
-            return method(self, *args, **kwargs)
+            try:
+                return method(self, *args, **kwargs)
+            except UNREADABLE as error:  # a damaged file: say so, and never search it again until rebuilt
+                raise self.maintenance.unreadable(error) from error
 
     return locked
 

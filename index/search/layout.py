@@ -18,6 +18,7 @@ update simply redoes its work (upserts and deletes are idempotent).
 from __future__ import annotations
 
 import contextlib
+import enum
 import fcntl
 import hashlib
 import itertools
@@ -256,6 +257,52 @@ def kept_share(recorded: Sequence[FileStamp], paths: Sequence[str]) -> float:
             kept += info.st_size
     whole = max(now, sum(entry.size for entry in recorded))
     return kept / whole if whole else 1.0
+
+
+FileId = tuple[int, int, int]
+"""A file as stat sees it: inode, size, mtime_ns."""
+_STATE_FILE_RE = re.compile(r"^(manifest|snapshot|hashes)-\d+\.bin$")
+
+
+class Changed(enum.Enum):
+    """How a build's files differ from when it was opened (`changed_files`)."""
+
+    IN_PLACE = "in place"
+    """A file written, truncated or removed under its name: never papers, which writes new files."""
+    REPLACED = "replaced"
+    """A state file replaced whole by another papers process (a rename), the index files as they were."""
+
+
+def build_files(build: Path) -> dict[str, FileId]:
+    """The index and state files of a build with their stat, to tell later whether any changed."""
+    files: dict[str, FileId] = {}
+    for name in _listdir(build):
+        if (name.startswith(("MAIN_", "_MAIN_")) and name != "MAIN_WRITELOCK") or _STATE_FILE_RE.match(name):
+            with contextlib.suppress(OSError):
+                info = os.stat(build / name)
+                files[name] = (info.st_ino, info.st_size, info.st_mtime_ns)
+    return files
+
+
+def changed_files(build: Path, files: dict[str, FileId]) -> Changed | None:
+    """Whether the files `build_files` saw are still as they were (one stat each), else how they changed.
+
+    Papers never rewrites a file of a build: Whoosh commits new segment files and a new table of contents,
+    and a generation's state files are replaced by rename (a new inode). So an index file that changed at
+    all, or a state file that changed and kept its inode, was written in place by something else.
+    """
+    replaced = False
+    for name, (inode, size, mtime) in files.items():
+        try:
+            info = os.stat(build / name)
+        except OSError:
+            return Changed.IN_PLACE
+        if (info.st_ino, info.st_size, info.st_mtime_ns) == (inode, size, mtime):
+            continue
+        if info.st_ino == inode or not _STATE_FILE_RE.match(name):
+            return Changed.IN_PLACE
+        replaced = True
+    return Changed.REPLACED if replaced else None
 
 
 def _state_path(build: Path, kind: str, generation: int) -> Path:

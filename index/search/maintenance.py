@@ -32,6 +32,7 @@ BUILD_WAIT = 600.0
 """How long a process with no index at all waits for another one that is building it."""
 
 
+CHANGED_IN_PLACE = "its files were changed in place, not by papers"
 MOSTLY_NEW = 0.5
 """Below this share of the listings' bytes carried over, an update is a full build instead (`_mostly_new`)."""
 
@@ -73,10 +74,17 @@ class IndexMaintenance:
         self.searcher: Any = None
         """A searcher of `ix`'s generation; replaced on every reopen."""
         self._reopen_hooks: list[Callable[[], None]] = []
+        self.opened = 0
+        """How many times the directory has been (re)opened: a caller holding papers read at an earlier
+        opening knows they may no longer be what is searched."""
         self._token: str | None = None
         self._build: Path | None = None
         self._broken: str | None = None
         self._snapshot: snapshot.Snapshot | None = None
+        self._files: dict[str, layout.FileId] = {}
+        """The live build's files as opened (`layout.build_files`): what `refresh` compares the disk with."""
+        self._changed: tuple[str | None, int] | None = None
+        """The (build, generation) found changed in place: not to be trusted again, whatever opens."""
 
     # ----- opening and freshness -------------------------------------------------------------------------
 
@@ -103,6 +111,7 @@ class IndexMaintenance:
         self._token = layout.current_token(self.index_dir)
         self._build = layout.current_build(self.index_dir)
         self._broken = None
+        self._files = layout.build_files(self._build) if self._build is not None else {}
         if self._build is not None:
             try:
                 self.ix = whoosh_build.open_reader_index(self._build)
@@ -110,11 +119,16 @@ class IndexMaintenance:
             except Exception as error:  # any damage (missing segment, bad TOC, unpickling) means: rebuild
                 self.close()
                 self._broken = f"{type(error).__name__}: {error}".splitlines()[0][:160]
+        if self.ix is not None and self._changed == (self._token, self._generation()):
+            self.close()
+            self._broken = CHANGED_IN_PLACE
+        self.opened += 1
         for hook in self._reopen_hooks:
             hook()
 
     def refresh(self) -> None:
-        """Pick up a rebuild (`current` moved) or another process's commit: one readlink + one listdir.
+        """Pick up a rebuild (`current` moved) or another process's commit (one readlink + one listdir), and
+        notice the live build's files changed in place (a stat each), which papers itself never does.
 
         Raises:
             IndexUnavailable: there is no usable index to search.
@@ -126,6 +140,12 @@ class IndexMaintenance:
                 # A fresh searcher, not searcher.refresh(): refresh() reuses segment readers and can miss
                 # deletions committed to an existing segment (an update that removed papers).
                 self._reopen()
+            elif self._build is not None and (moved := layout.changed_files(self._build, self._files)):
+                if moved is layout.Changed.IN_PLACE and self._same_generation():
+                    # Overwritten, truncated or removed under this reader: what it answers from is not what
+                    # was built, and may answer nothing at all, so it is not searched until rebuilt.
+                    self._changed = (self._token, self._generation())
+                self._reopen()  # else another papers process committed or rewrote this generation's state
         if self.ix is None:
             raise IndexUnavailable(
                 f"no usable search index in {self.index_dir}"
@@ -133,9 +153,25 @@ class IndexMaintenance:
                 + "; run `papers index`"
             )
 
+    def _same_generation(self) -> bool:
+        """Whether the live build and its generation are still the ones open: files that went away with a
+        commit made meanwhile by another process were not changed in place."""
+        return layout.current_token(self.index_dir) == self._token and (
+            self.searcher is None or self.searcher.up_to_date()
+        )
+
     @property
     def exists(self) -> bool:
         return self.ix is not None
+
+    def unreadable(self, error: Exception) -> IndexUnavailable:
+        """An error reading the index (a damaged file Whoosh trips on): it is not searched again until
+        rebuilt, and the error for the user says so."""
+        with self.lock:
+            self._changed = (self._token, self._generation())
+            self._reopen()
+        reason = f"{type(error).__name__}: {error}".splitlines()[0][:160]
+        return IndexUnavailable(f"the search index in {self.index_dir} cannot be read ({reason})")
 
     def damaged(self) -> IndexUnavailable:
         """The error for a stored snapshot that cannot be decoded (the fix is a rebuild)."""

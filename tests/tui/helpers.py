@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.text import Text
 from textual.app import App
 from textual.pilot import Pilot
@@ -35,6 +36,19 @@ def seeds_library(index_dir: Path, data_dir: Path) -> Iterator[Library]:
         yield opened
     finally:
         opened.close()
+
+
+def recorded_notices(app: App[None], monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every notice `app` shows from now on, in order (each is still shown)."""
+    notices: list[str] = []
+    real_notify = app.notify
+
+    def notify(message: str, **options: Any) -> None:
+        notices.append(message)
+        real_notify(message, **options)
+
+    monkeypatch.setattr(app, "notify", notify)
+    return notices
 
 
 async def search_for(pilot: Pilot[None], query: str) -> None:

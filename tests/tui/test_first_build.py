@@ -19,7 +19,7 @@ from index.search import build as whoosh_build
 from index.search.layout import WriterLock
 from tests.conftest import SEEDS, set_index_dir
 from tests.tui.conftest import settle
-from tests.tui.helpers import browse, reader, status_text
+from tests.tui.helpers import browse, reader, recorded_notices, status_text
 from tui.browse.index_build import IndexBuilder
 
 
@@ -105,14 +105,7 @@ async def test_a_failed_first_build_says_what_to_do_and_leaves_nothing_behind(
     library = Library.open([SEEDS], index_dir=index_dir, data_dir=tmp_path / "data")
     try:
         app = reader(library)
-        notices: list[str] = []
-        real_notify = app.notify
-
-        def notify(message: str, **options: Any) -> None:
-            notices.append(message)
-            real_notify(message, **options)
-
-        monkeypatch.setattr(app, "notify", notify)
+        notices = recorded_notices(app, monkeypatch)
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
             assert len(started) == 1

@@ -117,7 +117,11 @@ class BrowseScreen(Screen[None]):
         self.organising = Organising(self, library, lambda: self.paper_list)
         self.discovering = Discovering(self, library, lambda: self.paper_list, self.marking)
         self.searches = Searches(
-            self, library, on_answer=self._apply, leaving=lambda: self.search_bar.leaving
+            self,
+            library,
+            on_answer=self._apply,
+            on_lost=self._index_lost,
+            leaving=lambda: self.search_bar.leaving,
         )
         self.indexing = IndexBuilder(
             self,
@@ -207,6 +211,21 @@ class BrowseScreen(Screen[None]):
         self._refresh_status()
         if self.outcome.waiting:
             self.search_bar.set_note(results.note(self.outcome, self.indexing.progress))
+
+    def _index_lost(self, why: str, replaced: bool) -> None:
+        """A search found the index damaged or changed under the reader, or `replaced` by another process:
+        say so, have it made current (rebuilt when damaged; the query runs again once it is ready), and
+        meanwhile list every paper as while indexing."""
+        if replaced:
+            self.notify(f"{why}; reading it again", markup=False)
+        elif self.library.index_read_only:
+            self.notify(f"{why}; run `papers index`, then reopen the reader", severity="error", markup=False)
+            self.run_search()
+            return
+        else:
+            self.notify(f"{why}; rebuilding it", severity="warning", markup=False)
+        self.indexing.start()
+        self.run_search()
 
     # ---- searching -----------------------------------------------------------------------------------------
 

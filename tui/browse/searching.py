@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
+from index.library import IndexReplaced, IndexUnavailable
 from tui.text import one_line
 from tui.typeahead import TypeAheadApp
 
@@ -27,6 +28,9 @@ class Searches:
         host: the screen that owns the worker (a new search cancels the last one) and shows a failure.
         library: the library whose view is asked for.
         on_answer: called on the UI thread with the newest run's answer.
+        on_lost: called on the UI thread with one line when a search finds the index is not what the
+            papers were read from (damaged or changed under the reader, or replaced by another process: the
+            flag), so it is no longer ready: the host has it made current again.
         leaving: whether a Leave from the search bar is on its way, which then lets the held keys go itself.
     """
 
@@ -36,11 +40,13 @@ class Searches:
         library: Library,
         *,
         on_answer: Callable[[View], None],
+        on_lost: Callable[[str, bool], None],
         leaving: Callable[[], bool],
     ) -> None:
         self._host = host
         self._library = library
         self._on_answer = on_answer
+        self._on_lost = on_lost
         self._leaving = leaving
         self._serial = 0
         self._applied = 0
@@ -85,6 +91,11 @@ class Searches:
             outcome = self._library.view(
                 query, filter, order, typing=True, cancelled=lambda: worker.is_cancelled
             )
+        except IndexUnavailable as error:  # never an empty answer from an index that is not these papers'
+            if not worker.is_cancelled:
+                app.call_from_thread(self.release_keys)
+                app.call_from_thread(self._on_lost, one_line(str(error)), isinstance(error, IndexReplaced))
+            return
         except Exception as error:  # a failing search is reported in one line; the reader keeps going
             if not worker.is_cancelled:
                 message = f"Search failed: {type(error).__name__}: {one_line(str(error))}"
