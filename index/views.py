@@ -9,7 +9,6 @@ it, so nothing above this parses a query again.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ import numpy as np
 
 from index.search.answers import ForYouHit, Highlight, Matched, SearchHit
 from index.search.index import SUGGEST_BELOW, SearchIndex
-from index.search.query import FOR_YOU_TAG_FILTER, NOTE_FILTER, TAG_FILTER, mark_filters
+from index.search.typed_query import ForYouFilter, IsFilter, MarkFilter, NoteFilter, TagFilter, read_query
 from index.state.notes import note_matches, pattern_words
 from index.state.store import StateLookup, StateStore
 from index.state.tags import TagNameError
@@ -36,7 +35,6 @@ Places = Callable[[str], Mapping[str, int]]
 """Each paper's place in one of `PLACED_ORDERS` (`Papers.places`): what sorting a list by that order reads."""
 FOR_YOU_SIZE = 200
 """How many papers `is:foryou` keeps: the unread papers most like the user's starred ones."""
-FOR_YOU_RE = re.compile(r"(?<!\S)is:(?i:foryou)(?!\S)")  # as the parser takes `is:` filters
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +132,7 @@ def compute_view(
         ids = _ordered(ids, order, state, placed, listed=True)
         return View(query, filter, ids, waiting=bool(query.strip()))
     asked = Asked(query, filter, order, limit, highlight_top, typing, cancelled)
-    if filter == "foryou" or FOR_YOU_RE.search(query) or for_you_tag(query):
+    if filter == "foryou" or read_query(query).asks_for_you:
         return _for_you_view(index, state, placed, asked)
     ranked = order == "relevance"
     matched = index.match(query, limit if ranked else None, ranked=ranked, typing=typing, cancelled=cancelled)
@@ -201,46 +199,45 @@ def _ordered(
     return in_order(ids, places(order))
 
 
-def keep(state: StateLookup, ids: tuple[str, ...], filters: Sequence[str]) -> tuple[str, ...]:
+def keep(state: StateLookup, ids: tuple[str, ...], filters: Sequence[MarkFilter | str]) -> tuple[str, ...]:
     """The ids that pass every filter: the one place a user's marks decide what is listed.
 
-    Filters are `query.STATE_FILTERS` names ("all" keeps everything), "tag:NAME" and "note:WORDS", with "-"
-    first for "without". The sets are read once per call, not per id: a 56k-paper list is filtered with one
-    cached set per filter.
+    Filters are a query's (typed_query.py: `is:`, `tag:`, `note:`) or the reader's own, by name (FILTERS:
+    "all" keeps everything). The sets are read once per call, not per id: a 56k-paper list is filtered with
+    one cached set per filter.
     """
-    if not any(name != "all" for name in filters):
+    typed = [IsFilter(found) if isinstance(found, str) else found for found in filters if found != "all"]
+    if not typed:
         return ids
-    return tuple(compress(ids, _kept(state, ids, filters)))
+    return tuple(compress(ids, _kept(state, ids, typed)))
 
 
-def _kept(state: StateLookup, ids: Sequence[str], filters: Sequence[str]) -> list[bool]:
+def _kept(state: StateLookup, ids: Sequence[str], filters: Sequence[MarkFilter]) -> list[bool]:
     kept: list[bool] | None = None
-    for name in filters:
-        if name == "all":
-            continue
-        without = name.startswith("-")
-        base = name[1:] if without else name
-        if base == "unread":  # every paper but the read ones: never list the 56k unread ids
-            without, base = not without, "read"
-        wanted = _kept_ids(state, base)
+    for found in filters:
+        without = getattr(found, "without", False)
+        if found == IsFilter("unread", without):  # every paper but the read ones: never list 56k unread ids
+            without, found = not without, IsFilter("read")
+        wanted = _kept_ids(state, found)
         passed = [(paper_id in wanted) != without for paper_id in ids]
         kept = passed if kept is None else [a and b for a, b in zip(kept, passed, strict=True)]
     return kept if kept is not None else [True] * len(ids)
 
 
-def _kept_ids(state: StateLookup, name: str) -> AbstractSet[str]:
-    """The ids one filter keeps: "starred", "read", "tag:NAME" or "note:WORDS"."""
-    if name == "starred":
+def _kept_ids(state: StateLookup, found: MarkFilter) -> AbstractSet[str]:
+    """The ids one filter keeps (read for `is:unread`, whose complement it is; none for a for-you filter,
+    which `_for_you_view` answers)."""
+    if isinstance(found, IsFilter) and found.name == "starred":
         return state.starred_ids()
-    if name == "read":
+    if isinstance(found, IsFilter) and found.name == "read":
         return state.read_ids()
-    if name.startswith(TAG_FILTER):
+    if isinstance(found, TagFilter):
         try:
-            return state.tagged_ids(name[len(TAG_FILTER) :])
+            return state.tagged_ids(found.name)
         except TagNameError:
             return frozenset()  # no tag can have this name, so no paper has it
-    if name.startswith(NOTE_FILTER):
-        wanted = pattern_words(name[len(NOTE_FILTER) :])
+    if isinstance(found, NoteFilter):
+        wanted = pattern_words(found.words)
         return {paper_id for paper_id, note in state.notes().items() if note_matches(note, wanted)}
     return frozenset()
 
@@ -282,16 +279,6 @@ def newest_starred_first(ids: Sequence[str], state: StateStore) -> tuple[str, ..
     return tuple(sorted(ids, key=lambda paper_id: -stamps.get(paper_id, 0.0)))
 
 
-def for_you_tag(query: str) -> str | None:
-    """The tag a query's `foryou:NAME` seeds its for-you list with (the last one wins), or None."""
-    tags = [
-        found[len(FOR_YOU_TAG_FILTER) :]
-        for found in mark_filters(query)
-        if found.startswith(FOR_YOU_TAG_FILTER)
-    ]
-    return tags[-1] if tags else None
-
-
 def for_you(
     index: SearchIndex, state: StateLookup, seeds: AbstractSet[str] | None = None, limit: int = 20
 ) -> list[ForYouHit]:
@@ -305,7 +292,7 @@ def _for_you_view(index: SearchIndex, state: StateStore, places: Places, asked: 
     """`compute_view` for a for-you list (filter "foryou", `is:foryou` or `foryou:NAME`): the query's matches
     among the `FOR_YOU_SIZE` papers `for_you` ranks (like the starred papers, or like the papers tagged NAME),
     in that ranking's order for the relevance order (there is no other relevance to it)."""
-    tag = for_you_tag(asked.query)  # `foryou:NAME`: like the papers with that tag, not the starred ones
+    tag = read_query(asked.query).for_you_tag  # like the papers with that tag, not the starred ones
     try:
         seeds = None if tag is None else state.tagged_ids(tag)
     except TagNameError:
@@ -342,9 +329,9 @@ def _for_you_view(index: SearchIndex, state: StateStore, places: Places, asked: 
     )
 
 
-def _is_for_you(name: str) -> bool:
+def _is_for_you(found: MarkFilter | str) -> bool:
     """Whether a filter asks for the for-you list (`is:foryou`, `foryou:NAME`, the reader's 4)."""
-    return name == "foryou" or name.startswith(FOR_YOU_TAG_FILTER)
+    return found in ("foryou", IsFilter("foryou")) or isinstance(found, ForYouFilter)
 
 
 def _for_you_notice(notice: str | None, tag: str | None, found: bool, query: str) -> str | None:
@@ -354,6 +341,6 @@ def _for_you_notice(notice: str | None, tag: str | None, found: bool, query: str
     if tag is not None:
         why = f"foryou:{tag} finds papers like your papers tagged {tag}: tag a few first"
     else:
-        lists = "is:foryou finds" if FOR_YOU_RE.search(query) else "for you lists"
+        lists = "is:foryou finds" if IsFilter("foryou") in read_query(query).filters else "for you lists"
         why = f"{lists} papers like your starred ones: star a few first"
     return f"{notice}; {why}" if notice else why

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from index.models import Source
+from index.search.typed_query import MarkFilter
 
 Highlight = Mapping[str, frozenset[str]]
 """The index terms a query matched, per text field (`abstract`, `headline`): what highlighting marks in any
@@ -90,9 +91,9 @@ class Matched:
     scores: tuple[float, ...]
     """The scores of the first ids (empty when unranked)."""
     highlight: Highlight
-    filters: tuple[str, ...]
-    """The query's mark filters (`query.STATE_FILTERS` names, "tag:NAME", "note:WORDS", "foryou:NAME", "-"
-    first for "without"): the index holds no marks, so the caller applies them."""
+    filters: tuple[MarkFilter, ...]
+    """The query's filters over the user's marks (typed_query.py): the index holds no marks, so the caller
+    applies them."""
     words: tuple[str, ...]
     """The query's plain words, for "did you mean"."""
     notice: str | None = None

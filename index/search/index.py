@@ -45,11 +45,12 @@ from index.search.highlight import WordTerms, snippet
 from index.search.likeness import Likeness
 from index.search.maintenance import IndexMaintenance, IndexUnavailable, IndexWriteFailed
 from index.search.profile import ForYouHit
-from index.search.query import QUERY_HELP, last_word_as_prefix, plain_words
+from index.search.query import QUERY_HELP
 from index.search.ranking import TIME_LIMIT, QueryRanker, Terms
 from index.search.schema import stemming_analyzer
 from index.search.snapshot import Snapshot
 from index.search.suggest import suggest
+from index.search.typed_query import read_query
 
 if TYPE_CHECKING:  # numpy (100-300 ms to import) loads on the first search, not before the first paint
     from index.search.idcolumn import DocIds
@@ -249,14 +250,14 @@ class SearchIndex:
             ranked: False gives the matches in index order with no scores, for a caller that sorts them
                 its own way (cheaper: nothing is scored).
             typing: the query is being typed (the reader): its last word, unless finished, is a prefix
-                (`last_word_as_prefix`), the same query as typing that word with a `*`.
+                (`TypedQuery.as_prefix`), the same query as typing that word with a `*`.
             cancelled: asked while the query runs; True stops it (an empty answer, with a notice).
 
         Every query runs under a `Budget` (bounds.py): one that runs past it, or whose wildcard stands for
         more words than a search can use, answers nothing and says why.
         """
         searcher = self.maintenance.searcher
-        searched = last_word_as_prefix(query) if typing else query
+        searched = read_query(query).as_prefix if typing else query
         parsed = self._ranker.parse(searcher, searched)
         notices = [parsed.notice] if parsed.notice else []
         terms: Terms = {}
@@ -285,7 +286,7 @@ class SearchIndex:
                 notices.append(f"search stopped after {TIME_LIMIT:g} s; results are incomplete")
         notice = "; ".join(notices) or None
         # "Did you mean" leaves alone a word still being typed, unless even its completions find nothing.
-        words = tuple(plain_words(query)) if searched != query and not ids else parsed.words
+        words = read_query(query).plain_words if searched != query and not ids else parsed.words
         return Matched(query, ids, scores, terms, parsed.filters, words, notice, total)
 
     @fresh

@@ -13,24 +13,17 @@ from typing import Any
 
 from whoosh import qparser, query
 
-from index.search.bounds import MAX_EDITS, MAX_QUERY_CHARS
+from index.search.bounds import MAX_EDITS
 from index.search.prefix_query import DocFrequency, mend_leaves, with_prefixes
 from index.search.schema import DEFAULT_FIELDS
-
-FIELD_ALIASES = {
-    "authors": ["author"],
-    "status": ["track"],
-    "source": ["listing"],
-}
-KNOWN_FIELDS = frozenset(
-    {"headline", "title", "abstract", "authors", "venue", "year", "status", "source", "id", "is"}
-).union(*FIELD_ALIASES.values())
-STATE_FILTERS = ("starred", "unread", "read", "foryou")
-TAG_FILTER, NOTE_FILTER, FOR_YOU_TAG_FILTER = "tag:", "note:", "foryou:"
-"""Tag and note filters come out of parsing as "tag:NAME" / "note:WORDS" ("-" first: without them), for
-whoever holds the marks (`Matched.filters`); `foryou:NAME` as "foryou:NAME", which `index.views` turns into
-a for-you list seeded by the tag."""
-FUZZY_PREFIX = 1
+from index.search.typed_query import (
+    FIELD_ALIASES,
+    FUZZY_PREFIX,
+    MINUS,
+    PLUS,
+    MarkFilter,
+    read_query,
+)
 
 QUERY_HELP = """\
 Query syntax
@@ -53,16 +46,9 @@ These filters apply to the whole query (they do not combine with OR or parenthes
 An empty query lists every paper in listing order. A query that cannot be parsed (an unbalanced quote or
 parenthesis, a lone AND or -, title: with nothing after it) is searched as plain words; you are told so."""
 
-_STATE_RE = re.compile(r"(?<!\S)is:(\S*)")
-_MARK_RE = re.compile(r'(?<!\S)(-?)(tag|note|foryou):("[^"]*"|\S*)', re.IGNORECASE)
-_OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
 _WORD_RE = re.compile(r"\w+")
-# `-word` excludes a word only at the start of a term, so `weak-to-strong` stays one hyphenated term.
-_MINUS = r"(?<![^\s(])-(?=[\w\"(])"
-_PLUS = r"(?<![^\s(])\+(?=[\w\"(])"
-_FIELD_RE = re.compile(r"(?<![^\s(\-+])(\w+):")
-_LAST_WORD_RE = re.compile(r"(?:^|(?<=[\s(]))[-+]?(\w+)$")
-"""A last word as typed: at the end, after a space or "(" (so not a field's value), maybe with a - or +."""
+NEAR_WORDS = 8
+"""Words of a malformed query looked up by near spelling (each walks the lexicon of two fields)."""
 
 
 class _FuzzyPlugin(qparser.FuzzyTermPlugin):  # type: ignore[misc]
@@ -84,9 +70,9 @@ class ParsedQuery:
     """The query to run (None: no words, list everything), state filters, and a notice when not as typed."""
 
     text: str
-    """The typed text minus the `is:` filters: the key for the result cache."""
+    """The typed text minus its mark filters: the key for the result cache."""
     query: Any
-    filters: tuple[str, ...]
+    filters: tuple[MarkFilter, ...]
     notice: str | None
     words: tuple[str, ...]
     """Plain words of the query (no fields, no operators), for the "did you mean" check."""
@@ -102,7 +88,7 @@ class QueryParsers:
         full = qparser.MultifieldParser(list(DEFAULT_FIELDS), schema, group=qparser.AndGroup)
         full.remove_plugin_class(qparser.BoostPlugin)
         full.add_plugin(_FuzzyPlugin())
-        full.add_plugin(qparser.PlusMinusPlugin(plusexpr=_PLUS, minusexpr=_MINUS))
+        full.add_plugin(qparser.PlusMinusPlugin(plusexpr=PLUS, minusexpr=MINUS))
         full.add_plugin(qparser.FieldAliasPlugin(FIELD_ALIASES))
         self.full = full
         plain = qparser.MultifieldParser(list(DEFAULT_FIELDS), schema, group=qparser.OrGroup)
@@ -124,30 +110,14 @@ class QueryParsers:
         `frequency` (the index's document frequencies) lets each `word*` rank its completions below the
         whole word (`whole_word_or_prefix`); without it they rank as the whole word does.
         """
-        filters: list[str] = []
-        unknown: list[str] = []
-        cut = _cut(typed)
-
-        def take(match: re.Match[str]) -> str:
-            name = match.group(1).lower()
-            (filters if name in STATE_FILTERS else unknown).append(name)
-            return " "
-
-        text = " ".join(_STATE_RE.sub(take, cut or typed).split())
-        notices = (
-            []
-            if cut is None
-            else [f"only the first {MAX_QUERY_CHARS:,} characters of the query are searched"]
-        )
-        notices += [
-            f"unknown filter is:{name} ignored (use is:starred, is:unread, is:read or is:foryou)"
-            for name in unknown
-        ]
-        text = _take_mark_filters(text, filters, notices)
-        words = tuple(plain_words(text))
+        typed_query = read_query(typed)
+        text, filters = typed_query.searched, typed_query.filters
+        notices = list(typed_query.notices)
+        words = typed_query.plain_words
         if not text:
-            return ParsedQuery(text, None, tuple(dict.fromkeys(filters)), _join(notices), words)
-        problem = malformed(text)
+            nothing = query.NullQuery if typed_query.refused else None  # all of it left out: nothing found
+            return ParsedQuery(text, nothing, filters, _join(notices), words)
+        problem = typed_query.problem
         parsed = None
         if problem is None:
             try:
@@ -157,9 +127,7 @@ class QueryParsers:
             else:
                 parsed = bounded(parsed, notices)
                 if parsed is None:
-                    return ParsedQuery(
-                        text, query.NullQuery, tuple(dict.fromkeys(filters)), _join(notices), words
-                    )
+                    return ParsedQuery(text, query.NullQuery, filters, _join(notices), words)
                 if parsed is query.NullQuery or isinstance(parsed, type(query.NullQuery)):
                     problem = "it has no words to search for"
                 mend_leaves(parsed, text)
@@ -168,14 +136,16 @@ class QueryParsers:
             lowered = [word.lower() for word in _WORD_RE.findall(text)]
             parsed = self.plain.parse(" ".join(lowered)) if lowered else None
             notices.insert(0, f"query {problem}; searched for the words as plain words")
-        return ParsedQuery(
-            text, parsed, tuple(dict.fromkeys(filters)), _join(notices), words, problem is not None
-        )
+        return ParsedQuery(text, parsed, filters, _join(notices), words, problem is not None)
 
     def near_words(self, text: str, analyzer: Any) -> Any:
         """The words of `text` within two typos, in titles or abstracts: the last resort for a malformed query
-        whose plain words found nothing (`unbalanced` still finds `balanced`)."""
-        terms = [token.text for token in analyzer(" ".join(_WORD_RE.findall(text)))]
+        whose plain words found nothing (`unbalanced` still finds `balanced`). Only words in no field: a
+        field's value is checked, never widened; and only the first `NEAR_WORDS`, each a lexicon walk."""
+        typed = read_query(text)
+        bare = [word.text for word in typed.words if word.field is None]
+        bare += [phrase.text for phrase in typed.phrases if phrase.field is None]
+        terms = [token.text for token in analyzer(" ".join(_WORD_RE.findall(" ".join(bare))))][:NEAR_WORDS]
         if not terms:
             return None
         return query.Or(
@@ -185,15 +155,6 @@ class QueryParsers:
                 for field in DEFAULT_FIELDS[:2]
             ]
         )
-
-
-def _cut(typed: str) -> str | None:
-    """`typed` cut to `MAX_QUERY_CHARS` at a space (or mid-word if it has none), or None when it fits."""
-    if len(typed) <= MAX_QUERY_CHARS:
-        return None
-    head = typed[:MAX_QUERY_CHARS]
-    space = head.rfind(" ")
-    return head[:space] if space > 0 else head
 
 
 def bounded(parsed: Any, notices: list[str]) -> Any:
@@ -223,105 +184,6 @@ def bounded(parsed: Any, notices: list[str]) -> Any:
     if said and (kept is query.NullQuery or isinstance(kept, type(query.NullQuery))):
         return None
     return kept
-
-
-def last_word_as_prefix(text: str) -> str:
-    """`text` with its last word marked as a prefix (`graph neu` -> `graph neu*`): what the reader searches
-    while that word is being typed, so that every keystroke narrows the list instead of emptying it.
-
-    A word followed by a space is finished; one inside or just after quotes is part of a phrase; a field's
-    value (`year:2023`), an operator, a group's closing parenthesis or a word already marked (`*`, `~`) is
-    left as it is.
-    """
-    if not text or text[-1].isspace() or text.count('"') % 2 or text.endswith('"'):
-        return text
-    found = _LAST_WORD_RE.search(text)
-    if found is None or found.group(1) in _OPERATORS:
-        return text
-    return f"{text}*"
-
-
-def malformed(text: str) -> str | None:
-    """Why `text` is not a well-formed query, or None: the cases Whoosh would silently guess at."""
-    if text.count('"') % 2:
-        return "has an unbalanced quote"
-    outside = re.sub(r'"[^"]*"', '""', text)  # a phrase stays a token: `title:"a b"` has a value
-    problem = _unbalanced(outside) or _lone_token(outside)
-    if problem is not None:
-        return problem
-    for match in _FIELD_RE.finditer(outside):
-        if match.group(1).lower() not in KNOWN_FIELDS:
-            return f"names an unknown field {match.group(1)}:"
-    return None
-
-
-def _unbalanced(outside: str) -> str | None:
-    """An unbalanced parenthesis or range bracket outside the phrases."""
-    depth = 0
-    for char in outside:
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth < 0:
-            break
-    if depth:
-        return "has an unbalanced parenthesis"
-    if outside.count("[") != outside.count("]") or outside.count("{") != outside.count("}"):
-        return "has an unbalanced range bracket"
-    return None
-
-
-def _lone_token(outside: str) -> str | None:
-    """A `-`, `+` or operator with nothing to apply to, or a field with no value."""
-    tokens = re.sub(r"(?<!:)\(|\)", " ", outside).split()  # `venue:(a b)` keeps its `(`: it has a value
-    for number, token in enumerate(tokens):
-        if token in ("-", "+"):
-            return f"has a lone {token}"
-        if token in _OPERATORS:
-            before = tokens[number - 1] if number else None
-            after = tokens[number + 1] if number + 1 < len(tokens) else None
-            binary = token != "NOT"
-            if after is None or after in _OPERATORS or (binary and (before is None or before in _OPERATORS)):
-                return f"has a lone {token}"
-        if token.endswith(":") and _FIELD_RE.fullmatch(token):
-            return f"has {token} with nothing after it"
-    return None
-
-
-def mark_filters(typed: str) -> list[str]:
-    """The `tag:`/`note:`/`foryou:` filters of a query, as `QueryParsers.parse` takes them ("-" first)."""
-    filters: list[str] = []
-    _take_mark_filters(typed, filters, [])
-    return filters
-
-
-def _take_mark_filters(text: str, filters: list[str], notices: list[str]) -> str:
-    """Move `tag:`/`note:`/`foryou:` filters (`-` first: without) from `text` to `filters`; say when one is
-    empty, or when a `-foryou:` asks for something that has no meaning (papers unlike a tag's)."""
-
-    def take(match: re.Match[str]) -> str:
-        negate, kind, value = match.group(1), match.group(2).lower(), match.group(3).strip('"').strip()
-        if not value:
-            notices.append(f"{kind}: needs {'words' if kind == 'note' else 'a tag name'} after it; ignored")
-        elif negate and kind == "foryou":
-            notices.append("-foryou: has no meaning (use foryou:NAME for papers like a tag's); ignored")
-        else:
-            prefix = {"tag": TAG_FILTER, "note": NOTE_FILTER}.get(kind, FOR_YOU_TAG_FILTER)
-            filters.append(f"{negate}{prefix}{' '.join(value.split())}")
-        return " "
-
-    return " ".join(_MARK_RE.sub(take, text).split())
-
-
-def plain_words(text: str) -> list[str]:
-    """Bare words (no field, operator, wildcard or fuzzy mark): the ones a misspelling check may correct."""
-    words = []
-    for token in re.sub(r'"[^"]*"', " ", text).split():
-        token = token.strip("()")
-        if token in _OPERATORS or ":" in token or "*" in token or "?" in token or "~" in token:
-            continue
-        token = token.lstrip("+-")
-        if re.fullmatch(r"[^\W\d_]{3,}", token):
-            words.append(token)
-    return words
 
 
 def _join(notices: list[str]) -> str | None:

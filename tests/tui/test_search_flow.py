@@ -228,3 +228,19 @@ async def test_the_papers_command_freezes_what_is_alive_once_search_is_warm(libr
             assert list(browse(pilot.app).paper_list.ids) == list(library.view("diffusion").ids)
     finally:
         gc.unfreeze()
+
+
+async def test_a_field_value_being_typed_matches_as_a_prefix(library: Library) -> None:
+    """`headline:diffu` and `venue:neur` narrow the list while typed, as a last word does; finished (Enter
+    with a space, or the CLI) they match whole words."""
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for typed in ("headline:diffu", "abstract:diffu", "venue:neur"):
+            await pilot.press("slash", "ctrl+u", *typed)
+            await settle(pilot)
+            expected = list(library.view(f"{typed}*").ids)
+            assert expected and list(browse(app).paper_list.ids) == expected, typed
+            assert library.view(typed).ids != tuple(expected), "finished, the value is a whole word"
+            assert "did you mean" not in note_text(app).lower()
+            await pilot.press("enter")

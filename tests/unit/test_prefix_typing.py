@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from index.search.index import SearchIndex
-from index.search.query import last_word_as_prefix
+from index.search.typed_query import read_query
 from tests.unit.search_fixtures import make_catalog
 
 
@@ -19,8 +19,10 @@ from tests.unit.search_fixtures import make_catalog
         ("graph ", "graph "),  # finished: a space after it
         ('"graph neu', '"graph neu'),  # inside a phrase
         ('"graph neural"', '"graph neural"'),
-        ("year:2023", "year:2023"),  # a field's value
-        ("title:grap", "title:grap"),
+        ("year:2023", "year:2023"),  # a year is typed whole
+        ("title:grap", "title:grap*"),  # a field's value matches as a prefix like any last word
+        ("venue:neur", "venue:neur*"),
+        ("id:ab1", "id:ab1"),  # so is an id
         ("graph OR", "graph OR"),  # an operator
         ("(graph)", "(graph)"),
         ("diffu*", "diffu*"),
@@ -29,7 +31,7 @@ from tests.unit.search_fixtures import make_catalog
     ],
 )
 def test_only_an_unfinished_plain_last_word_becomes_a_prefix(typed: str, searched: str) -> None:
-    assert last_word_as_prefix(typed) == searched
+    assert read_query(typed).as_prefix == searched
 
 
 def _rows(words: list[str]) -> list[tuple[str, str, str, tuple[str, ...], str, int]]:
