@@ -32,11 +32,11 @@ Query syntax
   graph OR network        either word;  NOT word  or  -word  leaves papers with the word out
   (a OR b) c              parentheses group
   diffu*                  words starting with diffu
-  difusion~               words within one typo (difusion~2: two typos)
+  difusion~               words within one typo (difusion~2: two typos, the most allowed)
   title:graph             in the listing's own title only (a paper listed without one has none)
   headline:graph          in the line the list shows: the title, or the headline made for a paper without
                           one; also abstract: author: venue: status: (or track:) source: (the listing) id:
-  year:2024  year:[2020 TO 2024]
+  year:2024  year:[2020 TO 2024]     (anything else after year: is left out, with a notice)
   is:starred  is:unread  is:read      only papers you starred / have not read / have read
   is:foryou                           unread papers most like your starred ones, best first
   tag:later  -tag:later               papers with / without your tag (any case)
@@ -44,7 +44,9 @@ Query syntax
   note:dataset  note:"open source"    papers whose note has the word / the words in a row (prefix: data*)
 These filters apply to the whole query (they do not combine with OR or parentheses).
 An empty query lists every paper in listing order. A query that cannot be parsed (an unbalanced quote or
-parenthesis, a lone AND or -, title: with nothing after it) is searched as plain words; you are told so."""
+parenthesis, a lone AND or -, title: with nothing after it) is searched as plain words; you are told so.
+A query answers within about 2 s or stops and says why: * alone is left out (put letters with it), a
+wildcard standing for over 2,000 words stops, and only the first 1,000 characters are searched."""
 
 _WORD_RE = re.compile(r"\w+")
 NEAR_WORDS = 8
