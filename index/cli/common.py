@@ -45,9 +45,24 @@ def warn(notices: Iterable[Notice | str]) -> None:
 
 
 @contextlib.contextmanager
-def open_library(args: argparse.Namespace) -> Iterator[Library]:
-    """The library these options name, closed when the command ends; its index and store open on first use."""
+def open_library(args: argparse.Namespace, *, listings: bool = False) -> Iterator[Library]:
+    """The library these options name, closed when the command ends; its index and store open on first use.
+
+    Args:
+        listings: the command reads the papers: with no listing file to read, it fails at once in one line
+            (exit 1) rather than answering for no papers, whatever it is (list, stats, search, facets, ...).
+
+    Raises:
+        CommandError: `listings` and the paths name no listing file.
+    """
     library = Library.open(*locations(args), config=config(), reader=False)
+    if listings:
+        files, why = library.listing_files()
+        if not files:
+            library.close()
+            reason = "; ".join(why) or "no path given"
+            hint = "" if "--listings" in reason else "; check --listings / PAPERS_LISTINGS"
+            raise CommandError(f"no listing files to read: {reason}{hint}")
     try:
         yield library
     finally:
@@ -94,6 +109,27 @@ def add_sort(parser: argparse.ArgumentParser, orders: Sequence[str], default: st
     )
 
 
+def add_limit(parser: argparse.ArgumentParser, default: int) -> None:
+    """`--limit N`, the same in every command that ranks papers."""
+    parser.add_argument(
+        "--limit",
+        type=_paper_count,
+        default=default,
+        metavar="N",
+        help=f"show at most N papers, N >= 1 (default {default})",
+    )
+
+
+def _paper_count(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of papers (1 or more)")
+    return number
+
+
 def fields(value: object, *names: str) -> dict[str, Any]:
     """`{name: value.name}` in the order named: the plain part of one `--json` record."""
     return {name: getattr(value, name) for name in names}
@@ -129,16 +165,18 @@ def make_current(
     lines: bool = False,
     implicit: bool = True,
     required: bool = True,
+    quiet: bool = False,
 ) -> UpdateReport | None:
     """Bring the index up to date with the listings when possible (first use builds it); notices on stderr.
 
     `papers index` and every command that needs the index take this one path: the same build, in two
     processes, and the same time. Args:
-        lines: progress as plain lines when stderr is not a terminal (`papers index --progress`).
+        lines: progress as plain lines when stderr is not a terminal (`papers index`, unless `--quiet`).
         implicit: another command needs the index: once the work has taken `QUIET_FOR` s, a line says what
             it is waiting for, then progress follows (a bar on a terminal, a line per tenth elsewhere).
         required: an index that cannot be made current is an error; else a warning, and the command goes
             on without it (`list` parses the listings).
+        quiet: no progress at all, not even a bar on a terminal (`papers index --quiet`).
     """
     announce = threading.Timer(QUIET_FOR, _announce)
     announce.daemon = True
@@ -146,7 +184,7 @@ def make_current(
         announce.start()
     try:
         with progress_bar("indexing", lines or implicit, after=QUIET_FOR if implicit else 0.0) as progress:
-            return library.update_index(progress, rebuild=rebuild)
+            return library.update_index(None if quiet else progress, rebuild=rebuild)
     except IndexUnavailable as error:
         # A command that only reads the index searches the one still there when a new one cannot be written.
         kept = isinstance(error, IndexWriteFailed) and error.kept and implicit
@@ -213,14 +251,26 @@ def _bar(label: str, stack: contextlib.ExitStack) -> Progress:
     return update
 
 
+PROGRESS_EVERY = 5.0
+"""Seconds between two progress lines in a log: a 40 s build at 56k papers says so nine times, not 1,000."""
+
+
 def _progress_lines(label: str, due: float) -> Progress:
-    """Progress for a log file or a pipe: a line per tenth of the work and one at the end, never a redraw."""
+    """Progress for a log file or a pipe, from `due` on: a first line, at most one every PROGRESS_EVERY
+    seconds after it, and one when the work is done, each with the seconds so far; never a redraw."""
+    started = time.monotonic()
+    last: float | None = None
     shown = -1
 
     def update(done: int, total: int) -> None:
-        nonlocal shown
-        if total > 0 and done * 10 // total > shown and time.monotonic() >= due:
-            shown = done * 10 // total
-            print(f"{label}: {done}/{total} papers ({done * 100 // total}%)", file=sys.stderr, flush=True)
+        nonlocal last, shown
+        now = time.monotonic()
+        if total <= 0 or done == shown or now < due:
+            return
+        if last is not None and now - last < PROGRESS_EVERY and done < total:
+            return
+        last, shown = now, done
+        line = f"{label}: {done}/{total} papers ({done * 100 // total}%) after {now - started:.0f} s"
+        print(line, file=sys.stderr, flush=True)
 
     return update

@@ -10,21 +10,18 @@ from typing import Any
 
 from index.cli import common as cli_common
 from index.cli.errors import CommandError
-from index.library import ForYouHit, IndexUnavailable, Library, TagNameError
+from index.cli.state import tagged
+from index.library import ForYouHit, IndexUnavailable, Library
 
 
 def _foryou(args: argparse.Namespace) -> int:
-    with cli_common.open_library(args) as library:
+    with cli_common.open_library(args, listings=True) as library:
         cli_common.make_current(library)
         try:
-            seeds = library.organiser.tagged_ids(args.tag) if args.tag else library.marks.starred
+            seeds = tagged(library, args.tag) if args.tag else library.marks.starred
             if not seeds:
-                raise CommandError(
-                    f"no papers tagged {args.tag!r}" if args.tag else "no starred papers to go on: star a few"
-                )
+                raise CommandError("no starred papers to go on: star a few (or give --tag NAME)")
             hits = library.discovery.for_you(limit=args.limit, seeds=seeds)
-        except TagNameError as error:
-            raise CommandError(str(error)) from None
         except IndexUnavailable as error:
             raise CommandError(str(error)) from None
         finally:
@@ -54,7 +51,7 @@ def _row(library: Library, hit: ForYouHit) -> dict[str, Any]:
 
 
 def _facets(args: argparse.Namespace) -> int:
-    with cli_common.open_library(args) as library:
+    with cli_common.open_library(args, listings=True) as library:
         cli_common.make_current(library)
         try:
             view = library.view(args.query)
@@ -80,7 +77,7 @@ def _facets(args: argparse.Namespace) -> int:
 
 def _foryou_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tag", metavar="NAME", help="papers like the ones tagged NAME (default: starred)")
-    parser.add_argument("--limit", type=int, default=20, metavar="N", help="at most N papers (default 20)")
+    cli_common.add_limit(parser, 20)
 
 
 def _facets_arguments(parser: argparse.ArgumentParser) -> None:

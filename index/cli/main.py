@@ -1,7 +1,7 @@
 """The `papers` command line: argparse wiring only; each group of subcommands lives in its own module.
 
 Exit codes: 0 success; 1 a request that could not be met (unknown paper id, unreadable file, ...),
-with a one-line message on stderr; 2 a usage error (argparse's own).
+with a one-line message on stderr; 2 a usage error, one line too (`OneLineParser`).
 
 With no subcommand, `papers` opens the reader found through the `papers.reader` entry point (the Textual
 reader in `tui/` declares it), so the core never imports the UI; `python -m index.cli` is the core alone.
@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import NoReturn
 
 from index import __version__
 from index.cli import common as cli_common
@@ -22,7 +23,7 @@ from index.cli import organise as cli_organise
 from index.cli import search as cli_search
 from index.cli import show as cli_show
 from index.cli import state as cli_state
-from index.cli.errors import EXIT_FAILURE, EXIT_OK, CommandError
+from index.cli.errors import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, CommandError
 from index.library import Library
 
 Reader = Callable[[Library], int]
@@ -30,11 +31,22 @@ Reader = Callable[[Library], int]
 READER_GROUP = "papers.reader"
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with every usage error as one line on stderr (exit code 2), like every other error."""
+
+    commands: Collection[str] = ()
+    """The subcommands' names (set by `build_parser`)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def _add_common_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     """Options valid before or after the subcommand (`papers --listings X list` or `list --listings X`)."""
     default = argparse.SUPPRESS if suppress else None
-    # Before the subcommand, `--listings a b list` would swallow `list` as a path: there, each --listings
-    # takes one path (repeat it); after the subcommand nothing follows it but options, so it takes several.
+    # Before the subcommand argparse would swallow the subcommand as one more path (`--listings a b list`),
+    # so there each --listings takes one path and `spread_listings` repeats it for every path given; after
+    # the subcommand nothing follows it but options, so it takes several.
     parser.add_argument(
         "--listings",
         nargs="+" if suppress else None,
@@ -42,8 +54,7 @@ def _add_common_options(parser: argparse.ArgumentParser, *, suppress: bool) -> N
         type=Path,
         metavar="PATH",
         default=default,
-        help="listing files or directories (default: $PAPERS_LISTINGS, the config, else the bundled seeds/); "
-        "before the subcommand repeat --listings for several paths",
+        help="listing files or directories (default: $PAPERS_LISTINGS, the config, else the bundled seeds/)",
     )
     parser.add_argument(
         "--index-dir",
@@ -61,8 +72,8 @@ def _add_common_options(parser: argparse.ArgumentParser, *, suppress: bool) -> N
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser() -> OneLineParser:
+    parser = OneLineParser(
         prog="papers",
         description="A keyboard-driven terminal reader for ML conference paper listings. "
         "With no subcommand, opens the reader.",
@@ -71,11 +82,40 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"papers {__version__}")
     _add_common_options(parser, suppress=False)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-    common = argparse.ArgumentParser(add_help=False)
+    common = OneLineParser(add_help=False)
     _add_common_options(common, suppress=True)
     for module in (cli_show, cli_search, cli_state, cli_organise, cli_discover):
         module.register(subparsers, common)
+    parser.commands = frozenset(subparsers.choices)
     return parser
+
+
+def spread_listings(argv: Sequence[str], commands: Collection[str]) -> list[str]:
+    """`argv` with the paths after a `--listings` that comes before the subcommand each given their own
+    `--listings`, so `papers --listings a.txt b/ search x` (and a shell's `--listings dir/*.txt`) work.
+
+    The paths run up to the next option or the first word that names a subcommand (a listing file called
+    like one is written `./list`); the value of `--index-dir` or `--data-dir` is never taken for either.
+    """
+    out: list[str] = []
+    words = list(argv)
+    at = 0
+    while at < len(words):
+        word = words[at]
+        at += 1
+        out.append(word)
+        if word in commands or word == "--":
+            return out + words[at:]
+        if word in ("--index-dir", "--data-dir") and at < len(words):
+            out.append(words[at])
+            at += 1
+        elif word == "--listings" and at < len(words):
+            out.append(words[at])  # the first path, whatever it is called
+            at += 1
+            while at < len(words) and not words[at].startswith("-") and words[at] not in commands:
+                out += ["--listings", words[at]]
+                at += 1
+    return out
 
 
 def installed_reader() -> Reader | None:
@@ -109,7 +149,8 @@ def main(argv: Sequence[str] | None = None, reader: Reader | None = None) -> int
         reader: what to do when no subcommand is given (`papers` passes the installed reader).
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = parser.parse_args(spread_listings(words, parser.commands))
     handler: cli_common.Handler | None = getattr(args, "handler", None)
     try:
         if handler is None:

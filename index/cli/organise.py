@@ -6,11 +6,12 @@ import argparse
 import functools
 import json
 import sys
+import unicodedata
 from collections.abc import Callable
 
 from index.cli import common as cli_common
 from index.cli.errors import CommandError
-from index.cli.state import known_papers, open_state
+from index.cli.state import known_papers, nothing, open_state
 from index.library import Applied, IndexUnavailable, InputError, Library, Organiser, StateError, safe
 from index.models import Paper
 
@@ -45,6 +46,8 @@ def _tags(args: argparse.Namespace) -> int:
         open_state(library, writing=False)
         if paper_id is not None:
             names = list(library.organiser.tags(paper_id))
+            if not names and not args.json:
+                return nothing(f"{paper_id} has no tags")
             if args.json:
                 print(json.dumps(names, ensure_ascii=False))
             else:
@@ -52,6 +55,8 @@ def _tags(args: argparse.Namespace) -> int:
                     print(name)
             return 0
         counts = library.organiser.all_tags()
+    if not counts and not args.json:
+        return nothing("no tags yet (papers tag ID NAME, or t in the reader)")
     if args.json:
         rows = [{"name": name, "count": count} for name, count in counts.items()]
         print(json.dumps(rows, ensure_ascii=False, indent=2))
@@ -82,8 +87,9 @@ def _note(args: argparse.Namespace) -> int:
         open_state(library, writing=text is not None)
         if text is None:
             note = library.organiser.note(paper.id)
-            if note:
-                print("\n".join(safe(line) for line in note.split("\n")))  # safe() joins lines
+            if not note:
+                return nothing(f"{paper.id} has no note")
+            print("\n".join(safe(line) for line in note.split("\n")))  # safe() joins lines
             return 0
         try:
             applied = library.organiser.set_note(paper.id, text)
@@ -97,13 +103,20 @@ def _note(args: argparse.Namespace) -> int:
 
 
 def _saved_add(args: argparse.Namespace) -> int:
+    """Save a query; an existing search of that name is replaced only with --replace, as it is not undone."""
     with cli_common.open_library(args) as library:
         open_state(library, writing=True)
+        name = unicodedata.normalize("NFC", args.name).strip()
+        before = dict(library.organiser.saved_searches()).get(name)
+        if before is not None and before != " ".join(args.query.split()) and not args.replace:
+            raise CommandError(
+                f"a saved search named {safe(name)!r} exists ({safe(before)}); add --replace to change it"
+            )
         try:
             changed = library.organiser.save_search(args.name, args.query)
         except (InputError, StateError) as error:
             raise CommandError(str(error)) from None
-    state = "saved" if changed else "already saved"
+    state = ("replaced" if before is not None else "saved") if changed else "already saved"
     print(f"{state}: {safe(args.name.strip())} = {safe(' '.join(args.query.split()))}")
     return 0
 
@@ -143,6 +156,8 @@ def _saved_list(args: argparse.Namespace) -> int:
         ]
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
+    if not saved and not args.json:
+        return nothing("no saved searches yet (papers saved add NAME QUERY, or ctrl+s in the reader)")
     width = max((len(name) for name, _query in saved), default=0)
     for (name, query), count in zip(saved, counts, strict=True):
         print(f"{safe(name):<{width}}  {count if count is not None else '?':>6} unread  {safe(query)}")
@@ -167,9 +182,12 @@ def _note_arguments(parser: argparse.ArgumentParser) -> None:
 def _saved_arguments(common: argparse.ArgumentParser) -> Callable[[argparse.ArgumentParser], None]:
     def arguments(parser: argparse.ArgumentParser) -> None:
         actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-        add = actions.add_parser("add", parents=[common], help="save QUERY as NAME (replaces one so named)")
+        add = actions.add_parser("add", parents=[common], help="save QUERY as NAME")
         add.add_argument("name", metavar="NAME", help='e.g. "diffusion, unread" (quote spaces)')
         add.add_argument("query", metavar="QUERY", help='the query, quoted: "diffusion is:unread tag:later"')
+        add.add_argument(
+            "--replace", action="store_true", help="replace the saved search of that name (else an error)"
+        )
         add.set_defaults(handler=_saved_add)
         listing = actions.add_parser("list", parents=[common], help="saved searches with their unread counts")
         listing.add_argument("--json", action="store_true", help="machine-readable output")

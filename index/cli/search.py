@@ -33,12 +33,14 @@ def _describe(report: UpdateReport) -> str:
 
 
 def _index(args: argparse.Namespace) -> int:
-    with cli_common.open_library(args) as library:
+    with cli_common.open_library(args, listings=True) as library:
         if library.index_read_only:
             raise CommandError(
                 f"the index directory {library.index_dir} is not writable; use --index-dir DIR"
             )
-        report = cli_common.make_current(library, rebuild=args.rebuild, lines=args.progress, implicit=False)
+        report = cli_common.make_current(
+            library, rebuild=args.rebuild, lines=not args.quiet, implicit=False, quiet=args.quiet
+        )
         if args.shared:
             library.publish_index()
             print(
@@ -86,7 +88,7 @@ def _hit_json(hit: SearchHit, starred: frozenset[str], read: frozenset[str], sco
 
 
 def _search(args: argparse.Namespace) -> int:
-    with cli_common.open_library(args) as library:
+    with cli_common.open_library(args, listings=True) as library:
         cli_common.make_current(library)
         try:
             view = library.view(args.query, order=args.sort, limit=args.limit, highlight_top=args.limit)
@@ -115,7 +117,7 @@ def _search(args: argparse.Namespace) -> int:
 
 
 def _similar(args: argparse.Namespace) -> int:
-    with cli_common.open_library(args) as library:
+    with cli_common.open_library(args, listings=True) as library:
         cli_common.make_current(library)
         try:
             paper_id = library.papers.resolve(args.id)
@@ -145,10 +147,13 @@ def _similar(args: argparse.Namespace) -> int:
 def _index_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rebuild", action="store_true", help="build from scratch instead of updating")
     parser.add_argument(
-        "--progress",
+        "--quiet",
         action="store_true",
-        help="when stderr is not a terminal (a log, cron), print a progress line per tenth of the papers",
+        help="no progress on stderr (by default a bar on a terminal, else a line at most every "
+        f"{cli_common.PROGRESS_EVERY:.0f} s: a log or cron job shows a long build is moving)",
     )
+    # Kept so scripts written when progress lines had to be asked for still run: they are the default now.
+    parser.add_argument("--progress", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
         "--shared",
         action="store_true",
@@ -160,15 +165,13 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "query", metavar="QUERY", help='e.g. diffusion, "exact phrase", title:graph, is:starred'
     )
-    parser.add_argument(
-        "--limit", type=int, default=20, metavar="N", help="show at most N papers (default 20)"
-    )
+    cli_common.add_limit(parser, 20)
     cli_common.add_sort(parser, ORDERS, "relevance")
 
 
 def _similar_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("id", metavar="ID", help="a paper id (or unique prefix) from `papers list`")
-    parser.add_argument("--limit", type=int, default=10, metavar="N", help="at most N papers (default 10)")
+    cli_common.add_limit(parser, 10)
 
 
 def register(subparsers: cli_common.Subparsers, common: argparse.ArgumentParser) -> None:

@@ -14,7 +14,8 @@ from typing import Any
 
 from index.cli import common as cli_common
 from index.cli.errors import CommandError
-from index.library import MIN_PREFIX, Papers, UnknownPaperId, safe
+from index.cli.state import open_state
+from index.library import MIN_PREFIX, Library, Papers, UnknownPaperId, safe
 from index.models import Paper, Source
 
 WRAP_MIN, WRAP_MAX = 40, 100
@@ -81,29 +82,28 @@ def _show_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _load(args: argparse.Namespace, *, required: bool = True) -> Papers:
-    """The papers these options name, their listing warnings already on stderr: from the index, built or
-    updated first as every command that reads the papers does (its snapshot holds the headlines: 56k papers
-    in ~1 s instead of parsing and making headlines for a minute), else parsed now (a read-only index dir
-    that lags the listings, or an index that cannot be built here).
+def _load(library: Library) -> Papers:
+    """The library's papers, their listing warnings already on stderr: from the index, built or updated
+    first as every command that reads the papers does (its snapshot holds the headlines: 56k papers in ~1 s
+    instead of parsing and making headlines for a minute), else parsed now (a read-only index dir that lags
+    the listings, or an index that cannot be built here).
 
     Raises:
-        CommandError: `required` and not one listing file could be read, so an empty answer would mislead.
+        CommandError: not one listing file could be read, so an empty answer would mislead.
     """
-    with cli_common.open_library(args) as library:
-        if not library.index_read_only:
-            cli_common.make_current(library, required=False)
-        papers = library.papers
-        notices = library.take_notices()
-    cli_common.warn(safe(notice) for notice in notices)
-    if required and not papers.from_index and not papers.catalog().listings:
+    if not library.index_read_only:
+        cli_common.make_current(library, required=False)
+    papers = library.papers
+    cli_common.warn(safe(notice) for notice in library.take_notices())
+    if not papers.from_index and not papers.catalog().listings:
         raise CommandError("no listing files could be read; check --listings / PAPERS_LISTINGS")
     return papers
 
 
 def _run_list(args: argparse.Namespace) -> int:
     """List every paper in the listings, one per line: id, headline and venue, duplicates merged."""
-    papers = _load(args)
+    with cli_common.open_library(args, listings=True) as library:
+        papers = _load(library)
     places = papers.places(args.sort)
     if args.json:
         chosen = papers if args.sort == "listing" else sorted(papers, key=lambda p: places[p.id])
@@ -119,7 +119,8 @@ def _run_list(args: argparse.Namespace) -> int:
 def _run_stats(args: argparse.Namespace) -> int:
     """Count listings, paper paragraphs, distinct papers and duplicates, repeat any warnings, and count the
     PDF glyphs (`(cid:NNN)`) rendering puts back or drops."""
-    papers = _load(args, required=False)
+    with cli_common.open_library(args, listings=True) as library:
+        papers = _load(library)
     catalog = papers.catalog()
     warnings = [safe(str(notice)) for notice in catalog.notices]
     repaired, dropped = papers.pdf_glyphs()
@@ -160,16 +161,22 @@ def _run_stats(args: argparse.Namespace) -> int:
 
 
 def _run_show(args: argparse.Namespace) -> int:
-    """Show one paper: headline, venue, every file and line it appears at, its id and the abstract."""
-    papers = _load(args)
-    try:
-        paper_id = papers.resolve(args.id)
-    except UnknownPaperId as error:
-        raise CommandError(str(error)) from None
-    paper = papers.paper(paper_id)
-    text = papers.rendered(paper_id).text
+    """Show one paper: headline, venue, every file and line it appears at, its id, your star, read mark,
+    tags and note, and the abstract."""
+    with cli_common.open_library(args, listings=True) as library:
+        papers = _load(library)
+        try:
+            paper_id = papers.resolve(args.id)
+        except UnknownPaperId as error:
+            raise CommandError(str(error)) from None
+        paper = papers.paper(paper_id)
+        text = papers.rendered(paper_id).text
+        open_state(library, writing=False)
+        starred, read = paper_id in library.marks.starred, paper_id in library.marks.read
+        tags, note = library.organiser.tags(paper_id), library.organiser.note(paper_id)
     if args.json:
         record = _paper_json(paper)
+        record |= {"starred": starred, "read": read, "tags": list(tags), "note": note or None}
         record |= {"text": text, "raw": paper.abstract}
         _write(_dumps(record))
         return 0
@@ -183,6 +190,11 @@ def _run_show(args: argparse.Namespace) -> int:
         lines.append(where)
     if paper.url:
         lines.append(safe(paper.url))
+    marks = ["★ starred" if starred else "not starred", "read" if read else "unread"]
+    lines.append(f"yours: {', '.join(marks)}; tags: {', '.join(tags) or 'none'}")
+    if note:
+        lines.append("note:")
+        lines.extend(f"  {safe(line)}" for line in note.split("\n"))  # safe() would join the lines
     lines.append("")
     lines.append("Sources:" if len(paper.sources) > 1 else "Source:")
     lines.extend(f"  {_source_label(source)}" for source in paper.sources)

@@ -41,6 +41,28 @@ def open_state(library: Library, *, writing: bool) -> None:
     cli_common.warn(library.take_notices())
 
 
+def nothing(what: str) -> int:
+    """An answer with nothing in it says so in one line on stderr (stdout stays empty for scripts): exit 0."""
+    print(f"papers: {what}", file=sys.stderr)
+    return 0
+
+
+def tagged(library: Library, name: str) -> frozenset[str]:
+    """The papers tagged `name` (any case), for the commands that take `--tag`.
+
+    Raises:
+        CommandError: a name no tag can have, or a tag no paper has (with the tags in use).
+    """
+    try:
+        ids = library.organiser.tagged_ids(name)
+    except TagNameError as error:
+        raise CommandError(str(error)) from None
+    if not ids:
+        in_use = ", ".join(library.organiser.all_tags()) or "none yet"
+        raise CommandError(f"no papers tagged {safe(name)!r} (tags in use: {in_use})")
+    return ids
+
+
 def known_papers(library: Library, wanted: Sequence[str]) -> dict[str, Paper]:
     """Resolve every id (or unique prefix, as `papers show` takes) before changing any of them."""
     papers = library.papers
@@ -77,6 +99,8 @@ def _starred(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
         open_state(library, writing=False)
         starred = library.marks.starred_newest_first()
+        if not starred and not args.json:
+            return nothing("no starred papers yet (papers star ID, or s in the reader)")
         papers = library.papers if starred else None
         described = {
             paper_id: papers.described(paper_id, sentence=False)
@@ -108,6 +132,8 @@ def _starred(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     with cli_common.open_library(args) as library:
         open_state(library, writing=False)
+        if args.tag:
+            tagged(library, args.tag)
         try:
             exported = library.exports.write(args.format, args.which, args.tag)
         except TagNameError as error:

@@ -22,6 +22,7 @@ from index.library.organiser import Organiser
 from index.library.papers import Papers, open_papers
 from index.library.session_memory import SessionMemory
 from index.listings.catalog import load_catalog, no_headline
+from index.listings.reader import expand_paths
 from index.search import layout
 from index.search import sets as index_sets
 from index.search.answers import Highlight, MatchSpan, UpdateReport
@@ -112,6 +113,12 @@ class Library:
             library._state_store()  # the reader needs both; in this order, so their notices come in order
             library._load_papers(reader=True)
         return library
+
+    def listing_files(self) -> tuple[list[Path], list[str]]:
+        """The listing files these listings name (folders as the files in them, nothing read yet), and why
+        a named path gives none (missing, or a folder without listing files)."""
+        files, notices = expand_paths(self.listing_paths)
+        return files, [str(notice) for notice in notices]
 
     def _load_papers(self, *, reader: bool) -> Papers:
         opened = open_papers(self._index_maintenance(), self.listing_paths, self._spans, reader=reader)

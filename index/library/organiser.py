@@ -66,6 +66,15 @@ class Organiser:
         changes += [Change.tag(paper_id, name, False) for name in removed]
         return self.state.apply(changes, "retag")
 
+    @staticmethod
+    def check_tags(names: Iterable[str]) -> None:
+        """Check names before asking the store, so a front end can keep an answer that holds a bad one.
+
+        Raises:
+            TagNameError: the first name no tag can have; its message says what is wrong.
+        """
+        normalize_tags(names)
+
     def tagged_ids(self, name: str) -> frozenset[str]:
         """Papers tagged `name`, in any case (cached until any process commits)."""
         return self.state.tagged_ids(name)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, TextArea
+from textual.widgets import Input, OptionList, Static, TextArea
 
 from index.library import Library
 from tests.conftest import SEEDS
@@ -64,15 +65,32 @@ async def test_t_adds_and_removes_tags_shows_them_and_u_undoes(library: Library)
         assert browse(app) is app.screen
 
 
-async def test_a_bad_tag_name_is_refused_with_the_reason_and_nothing_changes(library: Library) -> None:
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_bad_tag_name_keeps_the_answer_with_the_reason(
+    library: Library, size: tuple[int, int]
+) -> None:
+    """A bad name refuses the answer but keeps it, with the reason in the prompt: mend it and Enter again."""
     first = library.papers[0].id
     app = reader(library)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        await pilot.press("t", *"good bad,name", "enter")
+        await pilot.press("t", *"good bad,name later", "enter")
         await settle(pilot)
         assert library.organiser.tags(first) == ()
-        assert any("bad,name" in str(n.message) for n in app._notifications)
+        prompt = app.screen
+        assert isinstance(prompt, Prompt)
+        assert prompt.input.value == "good bad,name later"
+        hint = prompt.query_one("#prompt-hint", Static)
+        assert "'bad,name'" in str(hint.content) and hint.has_class("-problem")
+        await pilot.press(*(["left"] * len("name later")), "backspace", "-")
+        assert prompt.input.value == "good bad-name later"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is browse(app)
+        assert library.organiser.tags(first) == ("bad-name", "good", "later")
+        await pilot.press("t", *"x,y", "escape")  # Esc still gives up
+        await settle(pilot)
+        assert app.screen is browse(app) and library.organiser.tags(first) == ("bad-name", "good", "later")
 
 
 async def test_tags_never_push_the_venue_column_or_overflow_the_row(library: Library) -> None:

@@ -251,16 +251,31 @@ def test_stats_reads_the_whole_corpus() -> None:
     assert stats["papers"] + stats["duplicates"] == 56349 and stats["warnings"] == []
 
 
-def test_list_and_show_fail_when_no_listing_could_be_read_but_stats_reports_zero(tmp_path: Path) -> None:
-    missing = str(tmp_path / "nope")
-    for args in (("list",), ("show", "abcd")):
-        result = run_papers(*args, "--listings", missing)
-        assert result.returncode == 1 and result.stdout == ""
-        assert result.stderr.splitlines()[-1] == (
-            "papers: no listing files could be read; check --listings / PAPERS_LISTINGS"
-        )
-    stats = run_papers("stats", "--json", "--listings", missing)
-    assert stats.returncode == 0 and json.loads(stats.stdout)["listings"] == 0
+def test_every_command_that_reads_papers_fails_in_one_line_without_listing_files(tmp_path: Path) -> None:
+    """A missing path or an empty folder: no answer for no papers, but one line saying why, exit 1, alike
+    for every command that reads the papers."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    missing = tmp_path / "nope"
+    env = {"PAPERS_INDEX_DIR": str(tmp_path / "index"), "PAPERS_DATA_DIR": str(tmp_path / "data")}
+    commands = [
+        ("list",),
+        ("stats",),
+        ("show", "abcd"),
+        ("search", "diffusion"),
+        ("foryou",),
+        ("facets",),
+        ("similar", "abcd"),
+        ("index",),
+    ]
+    for where, why in ((empty, "directory holds no listing files"), (missing, "no such file or directory")):
+        for args in commands:
+            result = run_papers(*args, "--listings", str(where), env=env)
+            assert (result.returncode, result.stdout) == (1, ""), (args, result.stderr)
+            (line,) = result.stderr.splitlines()
+            assert line.startswith(f"papers: no listing files to read: {where}: {why}"), (args, line)
+            assert line.endswith("check --listings / PAPERS_LISTINGS"), (args, line)
+    assert not (tmp_path / "index").exists()  # nothing was built for no papers
 
 
 def test_a_current_index_gives_list_stats_and_show_exactly_as_parsing(

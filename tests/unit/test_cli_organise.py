@@ -25,6 +25,15 @@ def _ok(*args: str, env: dict[str, str], input: str | None = None) -> str:
     return result.stdout
 
 
+def _nothing(*args: str, env: dict[str, str]) -> str:
+    """An empty answer: nothing on stdout, one line on stderr saying so, exit 0."""
+    result = run_papers(*args, env=env)
+    assert (result.returncode, result.stdout) == (0, ""), result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("papers: ")
+    return line
+
+
 def _one_line_error(*args: str, env: dict[str, str], code: int = 1) -> str:
     result = run_papers(*args, env=env)
     assert result.returncode == code, (result.stdout, result.stderr)
@@ -58,25 +67,26 @@ def test_bad_tag_names_and_ids_are_one_line_and_change_nothing(tmp_path: Path) -
     assert line.startswith("papers: tag 'two words' contains whitespace")
     assert "starts with -" in _one_line_error("tag", FIRST.id, "--", "-x", env=env)
     assert "000000000000" in _one_line_error("tag", "000000000000", "fine", env=env)
-    assert _ok("tags", env=env) == ""
+    assert _nothing("tags", env=env) == "papers: no tags yet (papers tag ID NAME, or t in the reader)"
     assert run_papers("tag", FIRST.id, env=env).returncode == 2  # no NAME: a usage error
 
 
 def test_note_show_set_clear_and_stdin(tmp_path: Path) -> None:
     env = _env(tmp_path)
-    assert _ok("note", FIRST.id, env=env) == ""
+    assert _nothing("note", FIRST.id, env=env) == f"papers: {FIRST.id} has no note"
     assert _ok("note", FIRST.id, "compare", "with", "table", "2", env=env).startswith(f"noted  {FIRST.id}")
     assert _ok("note", FIRST.id, env=env) == "compare with table 2\n"
     _ok("note", FIRST.id, "-", env=env, input="line one\nline two\n")
     assert _ok("note", FIRST.id, env=env) == "line one\nline two\n"
     assert _ok("note", FIRST.id, "--clear", env=env).startswith(f"note cleared  {FIRST.id}")
-    assert _ok("note", FIRST.id, env=env) == ""
+    assert _nothing("note", FIRST.id, env=env) == f"papers: {FIRST.id} has no note"
     assert "not both" in _one_line_error("note", FIRST.id, "text", "--clear", env=env)
 
 
 def test_saved_searches_list_with_unread_counts(tmp_path: Path) -> None:
     env = _env(tmp_path)
-    assert _ok("saved", "list", env=env) == ""
+    assert "no saved searches yet" in _nothing("saved", "list", env=env)
+    assert json.loads(_ok("saved", "list", "--json", env=env)) == []
     assert _ok("saved", "add", "later, unread", "tag:later is:unread", env=env).startswith(
         "saved: later, unread"
     )
@@ -140,8 +150,8 @@ def test_export_and_import_carry_tags_notes_and_saved_searches_newest_wins(tmp_p
     _ok("import", str(back), env=laptop)
     _ok("import", str(export), env=laptop)
     assert _ok("tags", env=laptop) == "1  later\n"
-    assert _ok("note", FIRST.id, env=laptop) == ""
-    assert _ok("saved", "list", env=laptop) == ""
+    assert "has no note" in _nothing("note", FIRST.id, env=laptop)
+    assert "no saved searches yet" in _nothing("saved", "list", env=laptop)
 
 
 def test_a_version_1_export_still_imports(tmp_path: Path) -> None:

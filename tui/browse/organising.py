@@ -150,7 +150,15 @@ class Organising:
                 self._host.notify(_tag_summary(edit.add, edit.remove), timeout=2, markup=False)
             self._host.post_message(MarksChanged())
 
-        prompt = tag_prompt(organiser.tags(paper_id), organiser.all_tags())
+        def check(answer: str) -> str | None:
+            edit = parse_tag_edit(answer)
+            try:
+                organiser.check_tags((*edit.add, *edit.remove))
+            except InputError as error:
+                return f"{error}: mend it, or esc"
+            return None
+
+        prompt = tag_prompt(organiser.tags(paper_id), organiser.all_tags(), check)
         self._host.app.push_screen(prompt, answered)
 
     def edit_note(self) -> None:

@@ -6,6 +6,7 @@ The tag prompt and "save this search as…" are both one; a `Suggester` (tags) c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -17,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
+from tui.text import one_line
 from tui.typeahead import typed_ahead
 
 
@@ -30,6 +32,8 @@ class Prompt(ModalScreen[str | None]):
         value: the text the input starts with.
         placeholder: shown while the input is empty.
         suggester: completes the input as it is typed.
+        check: what is wrong with an answer, or None when it will do: a wrong answer stays in the input,
+            with the problem where the hint was, to be mended rather than typed again.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -45,6 +49,7 @@ class Prompt(ModalScreen[str | None]):
         value: str = "",
         placeholder: str = "",
         suggester: Suggester | None = None,
+        check: Callable[[str], str | None] | None = None,
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -52,6 +57,7 @@ class Prompt(ModalScreen[str | None]):
         self.initial = value
         self.placeholder = placeholder
         self.suggester = suggester
+        self.check = check
 
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-dialog") as dialog:
@@ -64,8 +70,9 @@ class Prompt(ModalScreen[str | None]):
                 compact=True,
                 id="prompt-input",
             )
-            if self.hint.plain:
-                yield Static(self.hint, id="prompt-hint")
+            hint = Static(self.hint, id="prompt-hint")
+            hint.display = bool(self.hint.plain)
+            yield hint
 
     @property
     def input(self) -> Input:
@@ -78,7 +85,15 @@ class Prompt(ModalScreen[str | None]):
     @on(Input.Submitted, "#prompt-input")
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.dismiss(event.value)
+        problem = self.check(event.value) if self.check is not None else None
+        if problem is None:
+            self.dismiss(event.value)
+            return
+        hint = self.query_one("#prompt-hint", Static)
+        hint.update(Text(one_line(problem), end=""))
+        hint.add_class("-problem")  # app.tcss: in the theme's error colour
+        hint.display = True
+        self.app.bell()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

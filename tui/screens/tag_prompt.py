@@ -6,7 +6,7 @@ so a reading list keeps one spelling of each tag.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from rich.text import Text
@@ -73,8 +73,11 @@ def complete_tag(value: str, names: Sequence[str], own: Sequence[str]) -> str | 
     return None
 
 
-def tag_prompt(current: Sequence[str], in_use: dict[str, int]) -> Prompt:
-    """The prompt for one paper that has the tags `current`, completing from `in_use` (name -> papers)."""
+def tag_prompt(
+    current: Sequence[str], in_use: dict[str, int], check: Callable[[str], str | None] | None = None
+) -> Prompt:
+    """The prompt for one paper that has the tags `current`, completing from `in_use` (name -> papers);
+    an answer `check` finds wrong stays in the prompt with what is wrong (see `Prompt`)."""
     hint = Text(end="", no_wrap=True, overflow="ellipsis")
     if current:
         hint.append("has ", "dim")
@@ -87,4 +90,5 @@ def tag_prompt(current: Sequence[str], in_use: dict[str, int]) -> Prompt:
         hint,
         placeholder="tags to add, -tags to remove",
         suggester=TagSuggester(names, tuple(current)),
+        check=check,
     )
