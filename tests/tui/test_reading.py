@@ -237,3 +237,32 @@ def test_full_screen_snapshot(
         await settle(pilot)
 
     assert snap_compare(reader(venues), terminal_size=size, run_before=opened)
+
+
+async def test_setting_the_view_state_redraws_with_no_other_call(venues: Library) -> None:
+    """The view state is reactive: a part (or the palette) that sets it gets the search, the list, the status
+    line and the remembered session, as the keys do."""
+    venues.marks.toggle_star(venues.papers[3].id)
+    async with reading(venues, (120, 40)) as pilot:
+        screen = browse(pilot.app)
+        screen.order = "oldest"
+        screen.filter = "starred"
+        await settle(pilot)
+        assert list(screen.paper_list.ids) == [venues.papers[3].id]
+        assert "starred only · sorted by oldest first" in status_text(pilot.app)
+        assert (venues.session.get("filter"), venues.session.get("order")) == ("starred", "oldest")
+        screen.filter = "all"
+        await settle(pilot)
+        assert years(venues, tuple(screen.paper_list.ids)) == sorted(
+            years(venues, tuple(screen.paper_list.ids))
+        )
+        screen.query_text = "graph"
+        await settle(pilot)
+        assert list(screen.paper_list.ids) == list(venues.view("graph", order="oldest", typing=True).ids)
+        source = screen.paper_list.selected_id
+        assert source is not None
+        await pilot.press("m")
+        assert screen.similar is not None and screen.paper_list.ids[0] == source
+        screen.similar = None  # as Esc does
+        assert list(screen.paper_list.ids) == list(screen.outcome.ids)
+        assert screen.paper_list.selected_id == source and "like" not in status_text(pilot.app)

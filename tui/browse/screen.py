@@ -103,6 +103,17 @@ class BrowseScreen(Screen[None]):
         Binding("q", "app.quit", "Quit", id="browse.quit"),
     ]
 
+    # The view state. Each watcher redraws what depends on it, so an action only says what changed.
+    query_text: reactive[str] = reactive("", init=False)
+    """The query the list answers (typed, chosen, accepted); a new one runs."""
+    filter: reactive[str] = reactive("all", init=False)
+    """The 1-4 filter; a new one runs the query again and is remembered."""
+    order: reactive[str] = reactive("relevance", init=False)
+    """The order `o` cycles through; a new one runs the query again and is remembered."""
+    similar: reactive[SimilarView | None] = reactive(None, always_update=True, init=False)
+    """More like this: while set, the list shows papers like its source instead of the search's answer."""
+    outcome: reactive[results.View] = reactive(results.View("", "all", ()), always_update=True, init=False)
+    """The newest search's answer; every answer redraws the list, its note and the status line."""
     full_screen: reactive[bool] = reactive(False, init=False)
     """The detail pane has the whole screen (the search bar, the list and the facets are hidden)."""
 
@@ -130,12 +141,7 @@ class BrowseScreen(Screen[None]):
             on_ready=self.run_search,
             on_listings_read=self._listings_read,
         )
-        self.query_text = ""
-        self.filter = "all"
-        self.order = "relevance"
-        self.similar: SimilarView | None = None
         self.query_restored = False  # the query came back from the last session and is still unchanged
-        self.outcome = results.View("", "all", ())
         self._restore_id: str | None = None
         self._current: str | None = None
         self._copyable: frozenset[str] = frozenset()
@@ -168,11 +174,16 @@ class BrowseScreen(Screen[None]):
         self.marking.reload()
         self.organising.reload()
         self._fit_rows_to_papers()
-        self.query_text, self.filter, self.order, self._restore_id = results.restore_view(library)
-        self.search_bar.set_value(self.query_text)
-        self.query_restored = bool(self.query_text)
+        # The last session's view is set without its watchers: the first paint below shows it, and the
+        # search for it runs once, at the end.
+        query, filter, order, self._restore_id = results.restore_view(library)
+        self.set_reactive(BrowseScreen.query_text, query)
+        self.set_reactive(BrowseScreen.filter, filter)
+        self.set_reactive(BrowseScreen.order, order)
+        self.search_bar.set_value(query)
+        self.query_restored = bool(query)
         # First paint never waits for the index: show every paper in listing order straight away.
-        self.outcome = results.View("", "all", tuple(library.papers.ids))
+        self.set_reactive(BrowseScreen.outcome, results.View("", "all", tuple(library.papers.ids)))
         self.paper_list.set_ids(self.outcome.ids, select=self._restore_id)
         self.set_focus(self.paper_list)
         self.watch(self.app, "app_focus", self._app_focus_changed, init=False)
@@ -236,11 +247,13 @@ class BrowseScreen(Screen[None]):
     def _apply(self, outcome: results.View) -> None:
         """The newest search's answer (`Searches` drops older ones) becomes the list, unless the list is
         showing similar papers."""
-        if self.similar is not None:
-            return  # the list is showing similar papers
+        if self.similar is None:
+            self.outcome = outcome
+
+    def watch_outcome(self, old: results.View, outcome: results.View) -> None:
+        """An answer: the list (on its best hit when the query is new), its note, the facets, the status."""
         # A query that waited for the index is new once it really runs: show its best hit, not paper one.
-        new_query = outcome.query != self.outcome.query or self.outcome.waiting
-        self.outcome = outcome
+        new_query = outcome.query != old.query or old.waiting
         select, self._restore_id = self._restore_id, None
         if select is None and new_query and outcome.ids:
             select = outcome.ids[0]  # a new query shows its best hit; a filter or sort keeps the paper
@@ -254,11 +267,33 @@ class BrowseScreen(Screen[None]):
 
     def _set_query(self, query: str) -> None:
         """A query the user asked for (typed, cleared, accepted): it ends a similar list, a restored query."""
-        if query != self.query_text:
-            self.query_restored = False
-        self.query_text = query
         self.similar = None
+        self.query_text = query
+
+    def watch_query_text(self) -> None:
+        self.query_restored = False
         self.run_search()
+
+    def watch_filter(self) -> None:
+        self._view_asked()
+
+    def watch_order(self) -> None:
+        self._view_asked()
+
+    def _view_asked(self) -> None:
+        """A new filter or order: remember it, and ask for the list again."""
+        self.save_session()
+        self.run_search()
+        self._refresh_status()
+
+    def watch_similar(self, old: SimilarView | None, new: SimilarView | None) -> None:
+        """Papers like one replace the list, and leaving them brings the search's answer back."""
+        if new is not None:
+            self.searches.supersede()  # any search still running must not replace the similar list
+            self.paper_list.set_ids(new.ids, select=new.source)  # the detail follows: now the reference
+        elif old is not None:
+            self.paper_list.set_ids(self.outcome.ids, select=old.source)
+        self._refresh_status()
 
     @on(SearchBar.QueryChanged)
     def _query_changed(self, event: SearchBar.QueryChanged) -> None:
@@ -392,8 +427,7 @@ class BrowseScreen(Screen[None]):
         # burst as "/" (over ssh they arrive together) would still go to the list and star, undo or sort.
         if self.focused is self.search_bar.input:  # has_focus lags a turn behind
             raise SkipAction  # a "/" typed into the query
-        if self.similar is not None:
-            self._leave_similar()
+        self.similar = None
         self.marking.dwell(None)  # typing a query is not reading the paper shown
         self.set_focus(self.search_bar.input)
 
@@ -460,19 +494,13 @@ class BrowseScreen(Screen[None]):
         self.set_focus(self.paper_list)
 
     def action_filter(self, name: str) -> None:
+        self.similar = None
         self.filter = name
-        self._after_view_change()
 
     def action_cycle_order(self) -> None:
+        self.similar = None
         self.order = results.ORDERS[(results.ORDERS.index(self.order) + 1) % len(results.ORDERS)]
         self.notify(f"Sorted by {results.ORDER_NAMES[self.order]}.", timeout=2)
-        self._after_view_change()
-
-    def _after_view_change(self) -> None:
-        self.similar = None
-        self.save_session()
-        self.run_search()
-        self._refresh_status()
 
     def action_more_like_this(self) -> None:
         if (paper_id := self.marking.selected()) is None:
@@ -481,10 +509,7 @@ class BrowseScreen(Screen[None]):
             self.notify("More like this needs the search index; it is still being built.", severity="warning")
             return
         self.similar = SimilarView.of(self.library, paper_id)
-        self.searches.supersede()  # any search still running must not replace the similar list
-        self.paper_list.set_ids(self.similar.ids, select=paper_id)  # the detail follows: now the reference
         self.set_focus(self.paper_list)
-        self._refresh_status()
 
     def action_leave(self) -> None:
         """Esc: back from more like this; in the list, else clear the query (keeping the paper selected)."""
@@ -493,7 +518,7 @@ class BrowseScreen(Screen[None]):
         if self.full_screen:
             self.full_screen = False
         elif self.similar is not None:
-            self._leave_similar()
+            self.similar = None
         elif self.query_text and self.focused is self.paper_list:
             if isinstance(self.app, TypeAheadApp):
                 self.app.hold_keys()  # keys typed next act on the whole list; its answer lets them through
@@ -502,14 +527,6 @@ class BrowseScreen(Screen[None]):
             self._set_query("")
         else:
             raise SkipAction
-
-    def _leave_similar(self) -> None:
-        if self.similar is None:
-            return
-        back_to = self.similar.source
-        self.similar = None
-        self.paper_list.set_ids(self.outcome.ids, select=back_to)
-        self._refresh_status()
 
     def action_copy(self) -> None:
         if (paper_id := self.marking.selected()) is None:
