@@ -256,6 +256,7 @@ class SearchIndex:
         Every query runs under a `Budget` (bounds.py): one that runs past it, or whose wildcard stands for
         more words than a search can use, answers nothing and says why.
         """
+        budget = Budget(cancelled=cancelled)  # from here: a long query's parse is part of what it spends
         searcher = self.maintenance.searcher
         searched = read_query(query).as_prefix if typing else query
         parsed = self._ranker.parse(searcher, searched)
@@ -268,7 +269,6 @@ class SearchIndex:
             total = len(ids)
         else:
             top = limit if limit is not None and limit >= SUGGEST_BELOW and not parsed.filters else None
-            budget = Budget(cancelled=cancelled)
             try:
                 ids, scores, terms, timed_out, total = self._ranker.ranked(
                     searcher, parsed, top, ranked, budget
