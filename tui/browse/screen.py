@@ -8,6 +8,7 @@ part that does the work.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on
@@ -16,6 +17,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.worker import get_current_worker
 
 from tui import keys
 from tui.browse import results
@@ -561,9 +563,26 @@ class BrowseScreen(Screen[None]):
         self.notify("Copied the link to the clipboard.", timeout=2)
 
     def action_copy_bibtex(self) -> None:
+        """The entry is made in a thread: its key is numbered among every paper's (as an export numbers
+        it), which the first time reads all of them (some 2 s at 56k papers); a key never waits for that."""
         if (paper_id := self.marking.selected()) is None:
             return
-        if (entry := self.library.exports.entry(paper_id)) is None:
+        self.run_worker(
+            partial(self._make_bibtex, paper_id),
+            name="_make_bibtex",
+            group="bibtex",
+            exclusive=True,
+            exit_on_error=False,
+            thread=True,
+        )
+
+    def _make_bibtex(self, paper_id: str) -> None:
+        entry = self.library.exports.entry(paper_id)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._copy_bibtex, entry)
+
+    def _copy_bibtex(self, entry: str | None) -> None:
+        if entry is None:
             self.notify("No BibTeX for this paper: it needs a title and an author.", timeout=2)
             return
         self.app.copy_to_clipboard(entry)
