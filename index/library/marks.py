@@ -95,9 +95,12 @@ class Marks:
         """Papers, unread and starred among the papers of these listings."""
         position = self._papers().position
         state = self._state()
-        read = sum(1 for paper_id in state.read_ids() if paper_id in position)
-        starred = sum(1 for paper_id in state.starred_ids() if paper_id in position)
-        return Counts(len(position), len(position) - read, starred)
+        # The status line counts after every change: a set difference runs in C (2-12 ms at 56k read
+        # marks on a busy machine, where a loop over them took 17-85 ms).
+        read, starred, listed = state.read_ids(), state.starred_ids(), position.keys()
+        listed_read = len(read) - len(read.difference(listed))
+        listed_starred = len(starred) - len(starred.difference(listed))
+        return Counts(len(position), len(position) - listed_read, listed_starred)
 
     def starred_newest_first(self) -> list[tuple[str, float]]:
         """Starred papers as (id, time starred), newest first, listed here or not."""
