@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 
 from index.library import Counts, Library
@@ -24,6 +25,7 @@ from tests.conftest import SEEDS, run_papers
 from tests.tui.conftest import eventually, settle
 from tests.tui.helpers import detail_text, list_rows, reader, seeds_library, status_text
 from tui.app import PapersApp
+from tui.browse import marking
 from tui.browse.marking import INLINE_RELOAD
 from tui.screens.saved_searches import SavedSearches
 
@@ -236,3 +238,21 @@ async def test_a_key_pressed_before_the_screen_caught_up_changes_nothing(
         assert "Another papers session starred it already; nothing changed." in _messages(app)
         await pilot.press("s")  # now the screen says starred: s unstars
         assert library.marks.starred == frozenset() and _unstarred_on_screen(app)
+
+
+@pilot_test
+async def test_a_change_made_while_the_terminal_was_away_shows_on_focus(
+    library: Library, seed_index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regaining focus checks at once, whatever the timer's phase (here the timer never fires)."""
+    monkeypatch.setattr(marking, "SYNC_SECONDS", 3600.0)
+    paper_id = library.papers[0].id
+    app = reader(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.post_message(events.AppBlur())  # the user went to another terminal
+        await _papers(library, seed_index, "star", paper_id)
+        await pilot.pause(0.3)
+        assert _unstarred_on_screen(app), "no timer ran: only focus can show it"
+        app.post_message(events.AppFocus())  # and came back
+        await _shown(pilot, lambda: _starred_on_screen(app), "a star made while the terminal was away")
