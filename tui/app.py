@@ -74,8 +74,9 @@ class PapersApp(TypeAheadApp):
                 break
         else:
             if self.default_theme:
-                message = f"config: unknown theme {self.default_theme!r}; using {self.theme!r}"
-                self.notify(message, severity="warning", timeout=10)
+                # The config file's text, never markup: `theme = "[/]"` would end the reader with MarkupError.
+                message = one_line(f"config: unknown theme {self.default_theme!r}; using {self.theme!r}")
+                self.notify(message, severity="warning", timeout=10, markup=False)
         if self.keymap_overrides:
             self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)

@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from index.cli.errors import CommandError
-from index.library import Config, IndexUnavailable, IndexWriteFailed, Library, UpdateReport, load_config
+from index.library import (
+    Config,
+    IndexUnavailable,
+    IndexWriteFailed,
+    Library,
+    UpdateReport,
+    load_config,
+    safe,
+)
 from index.models import Notice, Source
 
 Handler = Callable[[argparse.Namespace], int]
@@ -142,7 +150,7 @@ def print_ranked(
     `  1. ID  HEADLINE  [VENUE YEAR]`, then the line that explains it (snippet, shared terms, why), if any,
     indented under the id, so the outputs read alike and a script can parse them one way.
     """
-    where = " ".join(str(part) for part in (venue, year) if part)
+    where = safe(" ".join(str(part) for part in (venue, year) if part))  # listing text: never raw
     print(f"{rank:>3}. {paper_id}  {headline}  [{where}]")
     if detail is not None:
         print(f"     {detail}")

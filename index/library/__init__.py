@@ -15,6 +15,7 @@ from index.library.marks import Counts, Marks
 from index.library.organiser import Organiser
 from index.library.papers import MIN_PREFIX, PaperPage, Papers, UnknownPaperId, safe
 from index.library.session_memory import SessionMemory
+from index.render.sanitize import BIDI_CONTROLS
 from index.search.answers import ForYouHit, Highlight, MatchSpan, SearchHit, SimilarHit, UpdateReport
 from index.search.facets import Facets
 from index.search.index import IndexUnavailable, IndexWriteFailed, UnknownPaper
@@ -29,6 +30,7 @@ from index.state.transfer import iso as iso_time
 from index.views import FILTERS, FOR_YOU_SIZE, ORDERS, ForYouList, View
 
 __all__ = [
+    "BIDI_CONTROLS",
     "FILTERS",
     "FOR_YOU_SIZE",
     "MIN_PREFIX",

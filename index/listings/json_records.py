@@ -48,6 +48,9 @@ def _read_lines(path: Path, text_lines: Iterable[str], lines: TextLines) -> List
             problem = f"not valid JSON ({_position(error, line=False)}); skipped"
             notices.append(Notice(shown, problem, line_number))
             continue
+        except RecursionError:
+            notices.append(Notice(shown, f"{TOO_DEEP}; skipped", line_number))
+            continue
         _collect(value, number, line_number, shown, records, notices)
     return _listing(path, "jsonl", records, notices, lines)
 
@@ -76,6 +79,8 @@ def read_json(path: Path, lines: TextLines) -> Listing:
     except _NotAnArray as error:
         message = "expected a JSON array of paper records (or one object per line in .jsonl); file skipped"
         raise NotText(message) from error
+    except _TooDeep as error:
+        raise NotText(f"the record starting on line {error.line} is {TOO_DEEP}; file skipped") from None
     return _listing(path, "json", records, notices, lines)
 
 
@@ -88,6 +93,18 @@ def _position(error: json.JSONDecodeError, *, line: bool) -> str:
 
 class _NotAnArray(Exception):
     pass
+
+
+TOO_DEEP = "nested too deeply to be a paper record"
+"""Python's JSON reader recurses per level and gives up past about a thousand: a crafted file, never a
+listing, so the record (a JSON Lines line) or the file (an array, whose next record cannot be found) is
+skipped with a notice instead of a RecursionError traceback."""
+
+
+class _TooDeep(Exception):
+    def __init__(self, line: int) -> None:
+        super().__init__(line)
+        self.line = line
 
 
 def _array_items(text: str) -> Iterator[tuple[int, object]]:
@@ -103,9 +120,12 @@ def _array_items(text: str) -> Iterator[tuple[int, object]]:
     if position < len(text) and text[position] == "]":
         return _check_end(text, position + 1)
     while True:
-        value, end = decoder.raw_decode(text, position)
         line += text.count("\n", counted, position)
         counted = position
+        try:
+            value, end = decoder.raw_decode(text, position)
+        except RecursionError:
+            raise _TooDeep(line) from None
         yield line, value
         position = _JSON_SPACE.match(text, end).end()  # type: ignore[union-attr]
         if position < len(text) and text[position] == ",":

@@ -80,6 +80,18 @@ def _strip_invisible(text: str) -> str:
     return text
 
 
+BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+"""Embeddings, overrides and isolates (U+202A-202E, U+2066-2069): they reorder the characters after them,
+so "txt.exe" can read "exe.txt": a terminal line or a spreadsheet cell shows other text than it holds."""
+_NO_BIDI = str.maketrans(dict.fromkeys(BIDI_CONTROLS))
+
+
+def strip_bidi(text: str) -> str:
+    """`text` without bidi controls: user text (notes, queries) on its way in or out, where `strip_controls`
+    would take more than it should (a note may hold tabs, newlines and joiners)."""
+    return text if text.isascii() else text.translate(_NO_BIDI)
+
+
 def strip_controls(text: str) -> str:
     """Remove escape sequences, controls and invisible characters; callers collapse the whitespace."""
     if text.isprintable():

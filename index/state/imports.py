@@ -9,6 +9,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from index.state.changes import NoteMark, PaperState, TagMark
 from index.state.notes import NoteError, clean_note
@@ -18,6 +19,12 @@ from index.state.tags import TagNameError, normalize_tag
 FORMAT_NAME = "papers-state"
 FORMAT_VERSION = 2
 PAPER_ID = re.compile(r"[0-9a-f]{12}")
+LATEST_TIME = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp()
+"""The last second of the year 9999: `datetime` (ISO times in exports and `papers starred`) ends there."""
+MAX_DEPTH = 16
+"""Levels of JSON nesting an import may have; an export has 5 (document, papers, a paper, its tags, a tag)."""
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+"""A JSON string (skipped whole, so brackets inside text do not count) or a bracket."""
 
 
 class ImportFormatError(Exception):
@@ -37,11 +44,36 @@ def _shown(value: object) -> str:
 
 
 def _time(value: object, what: str) -> float | None:
+    """A time as epoch seconds within the years 1970-9999: every later step (ISO dates in exports and lists,
+    JSON out, merging by newest) can then handle it; a time outside refuses the whole file."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
-        raise ImportFormatError(f"{what} must be a time in epoch seconds or null, not {_shown(value)}")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not (math.isfinite(value) and 0 <= value <= LATEST_TIME)
+    ):
+        raise ImportFormatError(
+            f"{what} must be a time in epoch seconds in the years 1970-9999, or null, not {_shown(value)}"
+        )
     return float(value)
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than any export has before parsing: Python's JSON reader recurses per level and
+    ends in a RecursionError (a traceback) somewhere past a thousand."""
+    depth = 0
+    for match in _NESTING.finditer(text):
+        bracket = match.group()
+        if bracket in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = text.count("\n", 0, match.start()) + 1
+                raise ImportFormatError(
+                    f"nested deeper than {MAX_DEPTH} levels (line {line}); a papers export nests 5"
+                )
+        elif bracket in "]}":
+            depth -= 1
 
 
 def _flag(value: object, at: float | None, what: str) -> bool:
@@ -143,6 +175,7 @@ def parse_document(text: str) -> Imported:
     Raises:
         ImportFormatError: naming what is wrong (the caller adds the file name).
     """
+    _check_depth(text)
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:

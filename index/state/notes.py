@@ -1,7 +1,8 @@
 """Notes: one free-text note per paper, how a note is cleaned, and how `note:` words match it.
 
 A note is the user's own text, kept as written apart from this: line endings become `\\n`, control
-characters other than newline and tab are dropped (they would reach the terminal), surrounding blank space
+characters other than newline and tab are dropped (they would reach the terminal), so are bidi controls
+(they would reorder what the terminal and the exports show), surrounding blank space
 is trimmed, and a note with nothing left is no note (setting it removes the note, and the removal travels
 in exports like an unstar).
 """
@@ -13,6 +14,7 @@ import sqlite3
 import unicodedata
 from collections.abc import Sequence
 
+from index.render.sanitize import strip_bidi
 from index.state.base import rows_of
 from index.state.changes import InputError, NoteMark, to_float
 
@@ -32,7 +34,7 @@ def clean_note(text: str) -> str:
     Raises:
         NoteError: longer than NOTE_MAX characters once cleaned.
     """
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = strip_bidi(text.replace("\r\n", "\n").replace("\r", "\n"))
     kept = "".join(
         char for char in text if char in "\n\t" or unicodedata.category(char) not in ("Cc", "Cs")
     ).strip()

@@ -13,6 +13,7 @@ import time
 import unicodedata
 from dataclasses import dataclass
 
+from index.render.sanitize import strip_bidi
 from index.state.changes import InputError, to_float
 
 NAME_MAX = 60
@@ -50,7 +51,7 @@ def clean_name(name: str) -> str:
 
 def clean_query(query: str) -> str:
     """A query as saved: one line, trimmed (the reader's search bar holds one line)."""
-    cleaned = " ".join(query.split())
+    cleaned = " ".join(strip_bidi(query).split())
     if any(unicodedata.category(char) == "Cc" for char in cleaned):
         raise SavedSearchError("the query contains a control character")
     if len(cleaned) > QUERY_MAX:

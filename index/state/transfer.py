@@ -11,15 +11,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
+from index.render.sanitize import BIDI_CONTROLS, strip_bidi
 from index.state.imports import (
     FORMAT_NAME,
     FORMAT_VERSION,
+    LATEST_TIME,
     Imported,
     ImportFormatError,
     parse_document,
@@ -80,7 +83,20 @@ def iso(at: float | None) -> str:
     """An epoch time as ISO 8601 UTC to the second, for people (exports keep the exact float)."""
     if at is None:
         return ""
-    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(_in_range(at), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _in_range(at: float) -> float:
+    """A stored time within what imports accept (1970-9999): a store an older papers filled from a crafted
+    import still lists and exports, and its export imports again."""
+    return min(max(at, 0.0), LATEST_TIME) if math.isfinite(at) else (LATEST_TIME if at > 0 else 0.0)
+
+
+def _time(at: float | None) -> float | None:
+    return None if at is None else _in_range(at)
+
+
+_ESCAPED_BIDI = str.maketrans({char: f"\\u{ord(char):04x}" for char in BIDI_CONTROLS})
 
 
 def to_json(
@@ -96,11 +112,13 @@ def to_json(
             {
                 "id": record.id,
                 "starred": record.starred,
-                "starred_at": record.starred_at,
+                "starred_at": _time(record.starred_at),
                 "read": record.read,
-                "read_at": record.read_at,
-                "tags": [{"name": tag.name, "tagged": tag.tagged, "at": tag.at} for tag in record.tags],
-                "note": {"text": record.note.text, "at": record.note.at} if record.note else None,
+                "read_at": _time(record.read_at),
+                "tags": [
+                    {"name": tag.name, "tagged": tag.tagged, "at": _time(tag.at)} for tag in record.tags
+                ],
+                "note": {"text": record.note.text, "at": _time(record.note.at)} if record.note else None,
                 "headline": info.headline if info else None,
                 "venue": info.venue if info else None,
             }
@@ -110,13 +128,17 @@ def to_json(
         "version": FORMAT_VERSION,
         "exported_at": exported_at,
         "papers": papers,
-        "saved_searches": [{"name": item.name, "query": item.query, "at": item.at} for item in saved],
+        "saved_searches": [{"name": item.name, "query": item.query, "at": _time(item.at)} for item in saved],
     }
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    # A bidi control can only sit inside a JSON string, so its \u escape keeps the value exact (a note from an
+    # older papers may hold one) while no viewer of the file reorders the text around it.
+    return json.dumps(document, ensure_ascii=False, indent=2).translate(_ESCAPED_BIDI) + "\n"
 
 
 def _cell(text: str) -> str:
-    """Listing text is untrusted: a leading = + - @ would run as a formula in a spreadsheet, so quote it."""
+    """Listing text is untrusted: a leading = + - @ would run as a formula in a spreadsheet, so quote it;
+    a bidi control would make the row show other text than it holds, so it goes."""
+    text = strip_bidi(text)
     return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
 
 
@@ -139,7 +161,7 @@ def to_csv(records: Sequence[PaperState], described: Mapping[str, Described]) ->
                 _cell(info.headline) if info else "",
                 _cell(info.venue or "") if info else "",
                 (info.year or "") if info else "",
-                " ".join(record.tag_names),
+                _cell(" ".join(record.tag_names)),
                 _cell(record.note.text) if record.note else "",
             ]
         )
@@ -148,7 +170,7 @@ def to_csv(records: Sequence[PaperState], described: Mapping[str, Described]) ->
 
 def _markdown_text(text: str) -> str:
     """Escape what Markdown would turn into formatting, so a headline pastes into notes as written."""
-    return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", text)
+    return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", strip_bidi(text))
 
 
 def to_markdown(
@@ -179,7 +201,7 @@ def to_markdown(
                 lines.append(f"  {_markdown_text(info.first_sentence)}")
         if record.note and record.note.text:
             # The note is the user's own Markdown: quoted under the item as written.
-            lines += [f"  > {line}".rstrip() for line in record.note.text.splitlines()]
+            lines += [f"  > {line}".rstrip() for line in strip_bidi(record.note.text).splitlines()]
     return "\n".join(lines) + "\n"
 
 

@@ -11,6 +11,8 @@ import asyncio
 import json
 import sys
 
+from textual.widgets._toast import Toast
+
 from index.cli.main import main
 from index.library import Library
 from tests.tui.conftest import settle
@@ -18,11 +20,24 @@ from tests.tui.helpers import status_text
 from tui.app import PapersApp, make_app
 
 
+def _shown(app: PapersApp) -> list[str]:
+    """Each notice as its toast draws it (markup parsed or not, as the notice says): the text on screen, or
+    the error that drawing it raises (a headless run may not draw a toast posted before the first screen)."""
+    shown = []
+    for told in app._notifications:
+        try:
+            shown.append(Toast(told).render().plain)  # type: ignore[union-attr]
+        except Exception as error:
+            shown.append(f"{type(error).__name__}: {error}")
+    return shown
+
+
 async def _drive(app: PapersApp, keys: list[str]) -> dict[str, object]:
     seen: dict[str, object] = {}
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         seen["start"] = [str(told.message) for told in app._notifications]
+        seen["drawn"] = _shown(app)
         seen["status"] = status_text(app)
         for key in keys:
             app.clear_notifications()
