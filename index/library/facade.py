@@ -233,8 +233,9 @@ class Library:
         except IndexUnavailable as error:
             self.notices.append(str(error))
             if isinstance(error, IndexWriteFailed) and error.kept:
-                with self._lock:
-                    self.index_ready = True  # the previous index answers until there is room for a new one
+                with self._lock:  # the previous index answers these papers until there is room for a new one
+                    self._papers_opened = maintenance.opened
+                    self.index_ready = True
             return str(error)
         snapshot = maintenance.load_snapshot()
         with self._lock:

@@ -1,5 +1,6 @@
-"""`papers index` and `papers search` on a full index disk: one line, no traceback, no half-built directory,
-and the previous index still answers; once there is room again the next run brings it up to date.
+"""`papers index`, `papers search` and the reader on a full index disk: one line, no traceback, no
+half-built directory, and the previous index still answers; once there is room again the next run brings it
+up to date.
 
 The index folder is a small tmpfs, filled to the last byte after the first build.
 """
@@ -9,8 +10,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from index.library import Library
 from tests.conftest import SEEDS, run_papers
 from tests.faults.conftest import Mounts
+from tests.tui.conftest import eventually, settle
+from tests.tui.helpers import browse, reader, search_for, status_text
 
 NEW_PAPER = (
     "We introduce zanzibarformer, a transformer whose attention heads vote on each token before the "
@@ -95,3 +99,30 @@ def test_a_first_build_on_a_full_disk_leaves_nothing(mounts: Mounts, tmp_path: P
         assert code == 1 and out == "", (args, out, err)
         one_line(err, "No space left on device", "no index yet")
         assert not [name for name in setup.files() if "build-" in name], setup.files()
+
+
+async def test_the_reader_on_a_full_index_disk_searches_the_previous_index(
+    mounts: Mounts, tmp_path: Path
+) -> None:
+    setup = Setup(tmp_path, mounts.tmpfs("index", "8m"))
+    assert setup.papers("index")[0] == 0
+    built = setup.files()
+    setup.add_a_paper()
+    mounts.fill(setup.index_dir)
+    library = Library.open([setup.listings], index_dir=setup.index_dir, data_dir=setup.data_dir, reader=True)
+    app = reader(library)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            await eventually(pilot, lambda: library.index_ready)
+            await settle(pilot)
+            told = [str(notification.message) for notification in app._notifications]
+            assert any("No space left on device" in line and "previous index" in line for line in told), told
+            await search_for(pilot, "graph")
+            assert "graph" in status_text(app) and browse(app).paper_list.ids, status_text(app)
+            await pilot.press("q")
+            await settle(pilot)
+        assert app.return_code == 0
+    finally:
+        library.close()
+    assert setup.files() == built

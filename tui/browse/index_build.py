@@ -133,5 +133,8 @@ class IndexBuilder:
 
     def _done(self, summary: str) -> None:
         self.progress = ""
-        self._host.notify(f"Index ready: {one_line(summary)}", markup=False)
+        if summary.startswith("index "):  # "index built/updated/is current"; else why it could not be written
+            self._host.notify(f"Index ready: {one_line(summary)}", markup=False)
+        else:  # e.g. a full disk: the previous index answers, and the user is told why it is not updated
+            self._host.notify(one_line(summary), severity="warning", timeout=15, markup=False)
         self._on_ready()
