@@ -9,7 +9,8 @@ model learned from real titles (`train.py`), in five stages:
 4. `width`: the best span as a line that fits;
 5. `check`: the first line that reads as a title wins.
 
-`headlines` does a batch at once (as an index build would); `headline` one paper.
+`headlines` does a batch at once (as an index build would); `headline` one paper; `choices` every line
+that reads as a title, best first (what `distinct.py` picks from when several papers share their best).
 """
 
 from __future__ import annotations
@@ -76,6 +77,23 @@ def _synthesised(abstracts: Sequence[str], max_len: int, model: Model | None) ->
     analysis = analyse([abstract[:SCAN] for abstract in abstracts])
     spans = scored(analysis, model.scores(analysis), model, max_len + 1)
     return [_chosen(spans, number, max_len) for number in range(len(abstracts))]
+
+
+def choices(plain_abstracts: Sequence[str], max_len: int = 80, model: Model | None = None) -> list[list[str]]:
+    """Every line of each abstract that reads as a title, best first and each once: the first is its
+    `headline` when one reads as a title; the rest are the next-best spans the model already scored (some
+    headed by the method's name)."""
+    made: list[list[str]] = []
+    for start in range(0, len(plain_abstracts), BATCH):
+        batch = plain_abstracts[start : start + BATCH]
+        model = model or shipped()
+        analysis = analyse([abstract[:SCAN] for abstract in batch])
+        spans = scored(analysis, model.scores(analysis), model, max_len + 1)
+        shortest = min(SHORTEST, max_len // 2)
+        for number in range(len(batch)):
+            lines = (as_headline(candidate.text(analysis)) for candidate in spans.ranked(number))
+            made.append(list(dict.fromkeys(line for line in lines if not problems(line, max_len, shortest))))
+    return made
 
 
 def _chosen(spans: Scored, number: int, max_len: int) -> str:

@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from index.headline import pipeline
+from index.headline.distinct import distinct
 from index.listings.identity import merge
 from index.listings.reader import expand_paths, read_listing, read_listings
 from index.models import Catalog, Entry, LazyPapers, Listing, Notice, Paper
@@ -40,6 +41,25 @@ def made_headlines(papers: Sequence[Paper]) -> list[str]:
             [to_plain(paper.abstract) for paper in chunk], [paper.title for paper in chunk]
         )
     return made
+
+
+def distinct_headlines(
+    ids: Sequence[str], lines: Sequence[str], paper: Callable[[int], Paper]
+) -> dict[int, str]:
+    """The lines that replace `lines` (by paper number) so that no two of the set's papers show the same
+    one (`headline.distinct`); `paper(number)` is asked only for the papers that change. A real title is
+    kept and only marked; a made line may give way to the paper's next-best one."""
+
+    def alternatives(numbers: list[int]) -> list[list[str]]:
+        papers = [paper(number) for number in numbers]
+        untitled = [number for number, found in enumerate(papers) if not found.title]
+        made = pipeline.choices([to_plain(papers[number].abstract) for number in untitled])
+        offered: list[list[str]] = [[] for _ in numbers]
+        for number, lines_of in zip(untitled, made, strict=True):
+            offered[number] = lines_of
+        return offered
+
+    return distinct(ids, lines, alternatives)
 
 
 def with_headlines(catalog: Catalog, headlines: Sequence[str]) -> Catalog:

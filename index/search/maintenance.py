@@ -202,7 +202,7 @@ class IndexMaintenance:
             return {}
         data = layout.map_snapshot(self._build, manifest.generation)
         stored = snapshot.Snapshot.open(data) if data is not None else None
-        return dict(zip(stored.ids, stored.headlines, strict=True)) if stored is not None else {}
+        return dict(zip(stored.ids, stored.made, strict=True)) if stored is not None else {}
 
     def _generation(self) -> int:
         return int(self.ix.latest_generation()) if self.ix is not None else -1
@@ -383,7 +383,9 @@ class IndexMaintenance:
                 hashes = {paper.id: content_hash(paper) for paper in catalog.papers}
                 generation = whoosh_build.open_reader_index(build).latest_generation()
                 manifest = Manifest(SCHEMA_VERSION, generation, stamps, len(catalog.papers))
-                layout.write_state(build, manifest, snapshot_encode.encode_parts(catalog), hashes)
+                shown = snapshot_encode.shown_lines(catalog)
+                parts = snapshot_encode.encode_parts(catalog, shown)
+                layout.write_state(build, manifest, parts, hashes)
                 previous = self._build
                 layout.swap_current(self.index_dir, build)
             except BaseException:  # a failed or cancelled build leaves no half-written directory
@@ -402,10 +404,11 @@ class IndexMaintenance:
             changed = [paper for paper in catalog.papers if old.get(paper.id) != hashes[paper.id]]
             new_ids = {paper.id for paper in changed if paper.id not in old}
             written = Spliced(changed, new_ids, removed, plains, hashes, [], (), len(catalog.papers))
-            counts = self._commit(written, stamps, snapshot_encode.encode_parts(catalog), progress)
+            shown = snapshot_encode.shown_lines(catalog)
+            counts = self._commit(written, stamps, snapshot_encode.encode_parts(catalog, shown), progress)
         self.reopen()
         # What was just written is in memory: the next `load_snapshot` need not map and decode it again.
-        self._snapshot = snapshot.Snapshot.from_catalog(catalog)
+        self._snapshot = snapshot.Snapshot.from_catalog(catalog, shown)
         return UpdateReport(
             *counts,
             seconds=round(time.monotonic() - start, 2),

@@ -11,7 +11,8 @@ import marshal
 import operator
 import struct
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from index.models import Catalog, Entry, LazyPapers, Listing, Notice, Paper, Source, metadata_keywords
@@ -57,9 +58,18 @@ class Snapshot:
         years: Sequence[int | None],
         statuses: Sequence[str | None],
         notices: tuple[Notice, ...],
+        shown: Mapping[int, str] | None = None,
     ) -> None:
         self.ids = ids
-        self.headlines = headlines
+        self.made = headlines
+        """Each paper's own line (what an update carries over and the search index holds)."""
+        self.headlines: Sequence[str] = headlines
+        """The lines shown: `made` but where another paper's is alike (`snapshot_encode.shown_lines`)."""
+        if shown:
+            shown_list = list(headlines)
+            for number, line in shown.items():
+                shown_list[number] = line
+            self.headlines = shown_list
         self.venues = venues
         self.years = years
         self.statuses = statuses
@@ -74,8 +84,9 @@ class Snapshot:
         self.papers: Sequence[Paper] = LazyPapers(len(ids), self.paper)
 
     @classmethod
-    def from_catalog(cls, catalog: Catalog) -> Snapshot:
-        """A snapshot of a catalog already in memory (just built or updated): nothing left to decode."""
+    def from_catalog(cls, catalog: Catalog, shown: Mapping[int, str] | None = None) -> Snapshot:
+        """A snapshot of a catalog already in memory (just built or updated): nothing left to decode but
+        the papers whose shown line is not their own (`shown`, as `snapshot_encode.shown_lines`)."""
         papers = catalog.papers
         made = cls(
             [paper.id for paper in papers],
@@ -84,7 +95,14 @@ class Snapshot:
             [paper.year for paper in papers],
             [paper.status for paper in papers],
             catalog.notices,
+            shown,
         )
+        if shown:
+            papers = tuple(
+                replace(paper, headline=shown[number]) if number in shown else paper
+                for number, paper in enumerate(papers)
+            )
+            catalog = replace(catalog, papers=papers)
         made._papers = list(papers)
         made._catalog = catalog
         return made
@@ -98,10 +116,12 @@ class Snapshot:
             if version != FORMAT or HEADER.size + light_len + records_len + rest_len != len(view):
                 return None
             start = HEADER.size
-            ids, headlines, venues, years, statuses, wheres, offsets, notices = marshal.loads(
+            ids, headlines, venues, years, statuses, wheres, offsets, notices, shown = marshal.loads(
                 view[start : start + light_len]
             )
-            made = cls(ids, headlines, venues, years, statuses, tuple(Notice(*n) for n in notices))
+            made = cls(
+                ids, headlines, venues, years, statuses, tuple(Notice(*n) for n in notices), dict(shown)
+            )
             made._offsets.frombytes(offsets)
             if (
                 len(made._offsets) != len(ids) + 1
@@ -109,7 +129,7 @@ class Snapshot:
                 or len(statuses) != len(ids)
             ):
                 return None
-        except (ValueError, EOFError, TypeError, struct.error):
+        except (ValueError, EOFError, TypeError, IndexError, struct.error):
             return None
         made._data = view
         made._wheres = [tuple(where) for where in wheres]

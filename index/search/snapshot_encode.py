@@ -2,7 +2,9 @@
 
 The layout lets a reader (`index.search.snapshot.Snapshot`) open 56k papers without decoding them all. Three
 sections after a fixed header: a small "list" part (ids, headlines, venues, years, statuses: what the paper
-list, the position map and the facet counts need at start), one marshal record per paper (decoded only when
+list, the position map and the facet counts need at start; the headlines are each paper's own line, which an
+update carries over, and beside them the few lines shown instead so that no two papers read alike,
+`shown`), one marshal record per paper (decoded only when
 that paper is shown or returned by a search), and the listings (decoded only when the whole `Catalog` is
 asked for). Marshal of tuples and strings loads at C speed; an `Entry` that only repeats its paper's fields
 (nearly all of them) is stored as an integer.
@@ -14,16 +16,18 @@ import itertools
 import marshal
 import struct
 from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from index.listings.catalog import distinct_headlines
 from index.models import Catalog, Entry, Notice, Paper, Source
 
 STREAM_ABOVE = 100_000
 """Papers above which `encode_parts` encodes each record twice rather than hold all of them."""
-FORMAT = 4
-"""4: statuses joined the list part (facet counts per keystroke); an older snapshot is re-encoded by the next
-`ensure_current`/`update` (see `IndexMaintenance.staleness`), without re-indexing."""
+FORMAT = 5
+"""5: the shown lines joined the list part (no two papers alike); 4: statuses (facet counts per keystroke).
+An older snapshot is re-encoded by the next `ensure_current`/`update` (see `IndexMaintenance.staleness`),
+without re-indexing."""
 MARSHAL_VERSION = 4
 HEADER = struct.Struct("<QQQQ")  # format, then the byte lengths of the list part, the records, the listings
 Where = tuple[str, str]  # a source's (path, listing name), shared by every paper of one file
@@ -35,12 +39,22 @@ Columns = tuple[
 
 
 def encode(catalog: Catalog) -> bytes:
-    """Serialise `catalog`; `decode(encode(c)) == c`."""
+    """Serialise `catalog`; `decode(encode(c)) == c` but for the headlines `shown_lines` replaces."""
     return b"".join(encode_parts(catalog))
 
 
-def encode_parts(catalog: Catalog) -> Iterator[bytes]:
+def shown_lines(catalog: Catalog) -> dict[int, str]:
+    """The lines shown in place of some papers' own (by paper number) so that no two read alike."""
+    papers = catalog.papers
+    return distinct_headlines(
+        [paper.id for paper in papers], [paper.headline for paper in papers], papers.__getitem__
+    )
+
+
+def encode_parts(catalog: Catalog, shown: Mapping[int, str] | None = None) -> Iterator[bytes]:
     """`encode(catalog)` as pieces to write one after another, never joined into one bytes object.
+
+    `shown`: `shown_lines(catalog)` when the caller has it already (made here otherwise).
 
     Above `STREAM_ABOVE` papers the records are not even all held at once: they are encoded twice, once for
     their sizes (the offsets table precedes them) and once as they are written. At 250k papers that is 300 MB
@@ -91,6 +105,7 @@ def encode_parts(catalog: Catalog) -> Iterator[bytes]:
                 [_notice(n) for n in listing.notices],
             )
         )
+    shown = shown_lines(catalog) if shown is None else shown
     head = (
         [paper.id for paper in papers],
         [paper.headline for paper in papers],
@@ -100,6 +115,7 @@ def encode_parts(catalog: Catalog) -> Iterator[bytes]:
         list(where_index),
         offsets.tobytes(),
         [_notice(n) for n in catalog.notices],
+        sorted(shown.items()),
     )
     light = marshal.dumps(head, MARSHAL_VERSION)
     rest = marshal.dumps(listings, MARSHAL_VERSION)
@@ -111,7 +127,11 @@ def encode_parts(catalog: Catalog) -> Iterator[bytes]:
 
 
 def encode_spliced(
-    columns: Columns, lengths: Sequence[int], chunks: Sequence[Chunk], listings: list[Any]
+    columns: Columns,
+    lengths: Sequence[int],
+    chunks: Sequence[Chunk],
+    listings: list[Any],
+    shown: Mapping[int, str],
 ) -> Iterator[Chunk]:
     """The pieces of a snapshot assembled from parts already encoded (see `index.search.splice`).
 
@@ -122,11 +142,22 @@ def encode_spliced(
         chunks: the records, in paper order: runs of the previous snapshot's records copied as they are,
             and the records of papers encoded again.
         listings: the listings part as `encode_parts` lays it out (entries as paper numbers or tuples).
+        shown: the lines shown in place of the headlines column's, by paper number (`shown_lines`).
     """
     ids, headlines, venues, years, statuses, wheres, notices = columns
     offsets = array("q", [0])
     offsets.extend(itertools.accumulate(lengths))
-    head = (ids, headlines, venues, years, statuses, wheres, offsets.tobytes(), [_notice(n) for n in notices])
+    head = (
+        ids,
+        headlines,
+        venues,
+        years,
+        statuses,
+        wheres,
+        offsets.tobytes(),
+        [_notice(n) for n in notices],
+        sorted(shown.items()),
+    )
     light = marshal.dumps(head, MARSHAL_VERSION)
     rest = marshal.dumps(listings, MARSHAL_VERSION)
     yield HEADER.pack(FORMAT, len(light), offsets[-1], len(rest))

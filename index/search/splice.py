@@ -26,7 +26,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, TypeVar
 
-from index.listings.catalog import no_headline
+from index.listings.catalog import distinct_headlines, no_headline
 from index.listings.identity import merge_keyed, paper_id
 from index.listings.reader import expand_paths, read_listing
 from index.models import Catalog, Entry, Listing, Notice, Paper, Source
@@ -166,7 +166,7 @@ def _assemble(
             if key in affected:
                 entry = decoded[(at, k)] = stored.raw_entry(part.row[5][k])
                 keyed.append((key, entry))
-    previous = {key: stored.headlines[old_at[key]] for key in affected if key in old_at}
+    previous = {key: stored.made[old_at[key]] for key in affected if key in old_at}
     merged = merge_keyed(keyed, no_headline, previous)
     catalog, fresh_hashes, plains = carry_headlines(Catalog((), merged), previous, old_hashes)
     fresh = catalog.papers
@@ -195,9 +195,14 @@ def _assemble(
     extra = {paper.id: old_count + n for n, paper in enumerate(fresh)}
     src = [extra[key] if key in extra else old_at[key] for key in order]
     fresh_records = [encode_record(paper, source_row) for paper in fresh]
+    made = _pick([*stored.made, *(paper.headline for paper in fresh)], src)
+
+    def paper_at(at: int) -> Paper:
+        return fresh[src[at] - old_count] if src[at] >= old_count else stored.paper(src[at])
+
     columns = (
         order,
-        _pick([*stored.headlines, *(paper.headline for paper in fresh)], src),
+        made,
         _pick([*stored.venues, *(paper.venue for paper in fresh)], src),
         _pick([*stored.years, *(paper.year for paper in fresh)], src),
         _pick([*stored.statuses, *(paper.status for paper in fresh)], src),
@@ -213,7 +218,9 @@ def _assemble(
         removed=removed,
         plains=plains,
         hashes=hashes,
-        parts=list(encode_spliced(columns, lengths, chunks, listings)),
+        parts=list(
+            encode_spliced(columns, lengths, chunks, listings, distinct_headlines(order, made, paper_at))
+        ),
         files=files,
         papers=len(order),
     )
