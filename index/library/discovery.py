@@ -3,17 +3,22 @@
 For you ranks the unread papers by likeness to the user's starred papers, or to the papers of one tag, or
 to any set of seed ids (index/search/profile.py says how); `is:foryou` in a query is the same list as a
 filter (index/views.py). Facets count a view's papers per venue, year and track from the index snapshot's
-list columns, and `narrow` adds the one chosen to the query (index/search/facets.py).
+list columns; `narrow` puts the one chosen in the query and `toggle` adds or takes out one of several
+(index/search/facets.py).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 
 from index import views
 from index.search.answers import ForYouHit, SimilarHit
+from index.search.facets import FIELDS as FACET_FIELDS
 from index.search.facets import FacetCounter, Facets
+from index.search.facets import chosen as chosen_values
 from index.search.facets import narrow as narrow_query
+from index.search.facets import toggle as toggle_value
 from index.search.index import IndexUnavailable, SearchIndex
 from index.search.snapshot import Snapshot
 from index.state.store import StateStore
@@ -30,10 +35,14 @@ class Discovery:
     """
 
     def __init__(
-        self, ready_index: Callable[[], SearchIndex | None], state: Callable[[], StateStore]
+        self,
+        ready_index: Callable[[], SearchIndex | None],
+        state: Callable[[], StateStore],
+        view: Callable[[str, str], View],
     ) -> None:
         self._ready_index = ready_index
         self._state = state
+        self._view = view
         self._facet_counter: tuple[Snapshot, FacetCounter] | None = None
         self.warmed_for: frozenset[str] | None = None
         """The stars the for-you list was last ranked for by `warm` (None: not yet)."""
@@ -102,6 +111,18 @@ class Discovery:
             return counter.every()  # the empty query: every paper, counted once per snapshot
         return counter.count(ids)
 
+    def facets_to_choose(self, view: View) -> Facets:
+        """Counts for picking several values of a facet: a facet the query narrows is counted over what the
+        query finds without that facet's clause (with ICML chosen, NeurIPS is still listed, with the papers
+        it would add); the other facets and the total over `view` itself, as `facets` counts them."""
+        counted = self.facets(view)
+        wider: dict[str, tuple[tuple[str | int, int], ...]] = {}
+        for field in FACET_FIELDS:
+            if chosen_values(view.query, field):
+                others = self._view(narrow_query(view.query, field, None), view.filter)
+                wider[field] = getattr(self.facets(others), field)
+        return dataclasses.replace(counted, **wider) if wider else counted  # type: ignore[arg-type]
+
     @staticmethod
     def narrow(query: str, field: str, value: str | int | None) -> str:
         """`query` with `venue:X` / `year:N` / `status:X` in place of any such clause (None: removed).
@@ -110,3 +131,18 @@ class Discovery:
             ValueError: an unknown field, or a value with no word in it.
         """
         return narrow_query(query, field, value)
+
+    @staticmethod
+    def toggle(query: str, field: str, value: str | int) -> str:
+        """`query` narrowed to one more value of `field` (`venue:(ICML OR NeurIPS)`), or one fewer when it
+        holds that value already.
+
+        Raises:
+            ValueError: an unknown field, or a value with no word in it.
+        """
+        return toggle_value(query, field, value)
+
+    @staticmethod
+    def chosen(query: str, field: str) -> tuple[str, ...]:
+        """The values `query` narrows `field` to, as written (none: the field is not narrowed)."""
+        return chosen_values(query, field)

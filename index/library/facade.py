@@ -70,7 +70,9 @@ class Library:
         self._lock = threading.Lock()
         self.marks = Marks(self._open_state, self._loaded_papers)
         self.organiser = Organiser(self._open_state, self._unread_view)
-        self.discovery = Discovery(self._ready_index, self._open_state)
+        self.discovery = Discovery(
+            self._ready_index, self._open_state, lambda query, kept: self.view(query, kept)
+        )
         self.exports = Exports(self._open_state, self._loaded_papers)
         self.session = SessionMemory(self._open_state, self.listing_paths, config)
 

@@ -94,29 +94,77 @@ def narrow(query: str, field: str, value: str | int | None) -> str:
     Raises:
         ValueError: `field` is not one of FIELDS, or the value has no word to search for.
     """
+    return _with_values(query, field, [] if value is None else [value])
+
+
+def chosen(query: str, field: str) -> tuple[str, ...]:
+    """The values `query` narrows `field` to, as written (`venue:ICML` -> ICML, `venue:(ICML OR "AutoML
+    Conf")` -> ICML, AutoML Conf), from its top-level clauses of that field that are not negated."""
+    if field not in FIELDS:
+        return ()
+    values: list[str] = []
+    for match in _clauses(query, _ALIASES[field]):
+        text = match.group()
+        if text.startswith("-"):
+            continue
+        value = text.split(":", 1)[1]
+        inner = value[1:].removesuffix(")") if value.startswith("(") else value
+        for quoted, bare in re.findall(r'"([^"]*)"?|(\S+)', inner):
+            word = " ".join((quoted or bare).split())
+            if word and word != "OR":
+                values.append(word)
+    return tuple(dict.fromkeys(values))
+
+
+def toggle(query: str, field: str, value: str | int) -> str:
+    """`query` narrowed to one more value of `field`, or one fewer when it already holds that value: several
+    values of one field are one clause, any of them (`venue:(ICML OR NeurIPS)`).
+
+    Raises:
+        ValueError: `field` is not one of FIELDS, or the value has no word to search for.
+    """
+    held = list(chosen(query, field))
+    key = _key(value)
+    kept = [one for one in held if _key(one) != key]
+    return _with_values(query, field, kept if len(kept) < len(held) else [*held, value])
+
+
+def _key(value: str | int) -> str:
+    return " ".join(str(value).replace('"', " ").split()).casefold()
+
+
+def _with_values(query: str, field: str, values: Sequence[str | int]) -> str:
+    """`query` without its clauses of `field`, then one clause holding any of `values` (none: no clause)."""
     if field not in FIELDS:
         raise ValueError(f"cannot narrow by {field}: use one of {', '.join(FIELDS)}")
+    terms = []
+    for value in values:
+        text = " ".join(str(value).replace('"', " ").split())
+        if not WORD_RE.search(text):
+            raise ValueError(f"{field} {value!r} has no word to search for")
+        terms.append(text if WORD_RE.fullmatch(text) else f'"{text}"')
     kept = _without(query, _ALIASES[field])
-    if value is None:
+    if not terms:
         return kept
-    text = " ".join(str(value).replace('"', " ").split())
-    if not WORD_RE.search(text):
-        raise ValueError(f"{field} {value!r} has no word to search for")
-    clause = f"{field}:{text}" if WORD_RE.fullmatch(text) else f'{field}:"{text}"'
+    clause = f"{field}:{terms[0]}" if len(terms) == 1 else f"{field}:({' OR '.join(terms)})"
     return f"{kept} {clause}" if kept else clause
 
 
-def _without(query: str, names: Sequence[str]) -> str:
-    """`query` without its top-level `name:...` clauses (negated ones too); ones inside quotes or parentheses
-    belong to a larger expression and stay."""
+def _clauses(query: str, names: Sequence[str]) -> list[re.Match[str]]:
+    """The top-level `name:...` clauses of `query` (negated ones too); ones inside quotes or parentheses
+    belong to a larger expression and are not among them."""
     value = r"(?:\"[^\"]*\"?|\([^()]*\)?|\[[^\]]*\]?|\{[^}]*\}?|\S*)"
     pattern = re.compile(r"(?<![^\s(])-?(?:" + "|".join(names) + "):" + value, re.IGNORECASE)
+    return [match for match in pattern.finditer(query) if _depth(query[: match.start()]) == 0]
+
+
+def _without(query: str, names: Sequence[str]) -> str:
+    """`query` without its top-level `name:...` clauses (negated ones too)."""
     pieces: list[str] = []
     at = 0
-    for match in pattern.finditer(query):
-        if _depth(query[: match.start()]) == 0:
-            pieces.append(query[at : match.start()])
-            at = match.end()
+    for match in _clauses(query, names):
+        pieces.append(query[at : match.start()])
+        at = match.end()
     pieces.append(query[at:])
     return " ".join("".join(pieces).split())
 

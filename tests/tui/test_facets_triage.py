@@ -36,15 +36,20 @@ def row(name: str, count: int, *, active: bool = False) -> str:
 
 
 async def choose(pilot: Pilot[None], panel: FacetPanel, label: str) -> None:
-    """Move the highlight to the row starting with `label` with the arrow keys, then press Enter."""
+    """Move the highlight to the row starting with `label` with j and k, then press Enter."""
+    await highlight(pilot, panel, label)
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def highlight(pilot: Pilot[None], panel: FacetPanel, label: str) -> None:
+    """Move the highlight to the row starting with `label` with j and k, as a user would."""
     target = next(i for i, text in enumerate(panel_rows(panel)) if text[2:].startswith(label))
     for _ in range(panel.option_count):
         if panel.highlighted == target:
             break
-        await pilot.press("down" if (panel.highlighted or 0) < target else "up")
+        await pilot.press("j" if (panel.highlighted or 0) < target else "k")
     assert panel.highlighted == target, (label, panel_rows(panel))
-    await pilot.press("enter")
-    await settle(pilot)
 
 
 async def open_facets(app: App[None], pilot: Pilot[Any]) -> tuple[BrowseScreen, FacetPanel]:
@@ -342,3 +347,74 @@ async def test_triage_and_facet_keys_remap_by_id(venues: Library) -> None:
         assert not panel.display
         messages = [notification.message for notification in app._notifications]
         assert not any("unknown" in message for message in messages), messages
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_space_picks_several_values_of_one_facet(venues: Library, size: tuple[int, int]) -> None:
+    """Space adds a venue to the ones shown (`venue:(ICML OR NeurIPS)`: papers from either), takes it out
+    again, and leaves a year chosen with Enter alone; Enter on one value still narrows to it alone."""
+    app = reader(venues)
+    async with app.run_test(size=size) as pilot:
+        screen, panel = await open_facets(app, pilot)
+        await highlight(pilot, panel, "ICML")
+        await pilot.press("space")
+        await settle(pilot)
+        assert screen.search_bar.input.value == "venue:ICML"
+        await highlight(pilot, panel, "NeurIPS")
+        await pilot.press("space")
+        await settle(pilot)
+        assert screen.search_bar.input.value == "venue:(ICML OR NeurIPS)"
+        assert {venues.papers.paper(paper_id).venue for paper_id in screen.paper_list.ids} == {
+            "ICML",
+            "NeurIPS",
+        }
+        assert len(screen.paper_list.ids) == 9
+        assert venues.view("venue:(ICML OR NeurIPS)").total == 9  # the query as the CLI would run it
+        rows = panel_rows(panel)
+        assert row("NeurIPS", 5, active=True) in rows and row("ICML", 4, active=True) in rows
+        assert "  any venue" in rows and app.focused is panel
+
+        await highlight(pilot, panel, "AutoML Conf")
+        await pilot.press("space")
+        await settle(pilot)
+        assert screen.search_bar.input.value == 'venue:(ICML OR NeurIPS OR "AutoML Conf")'
+        assert len(screen.paper_list.ids) == 11
+
+        await choose(pilot, panel, "2024")  # Enter on a year: that section alone changes
+        assert screen.search_bar.input.value == 'venue:(ICML OR NeurIPS OR "AutoML Conf") year:2024'
+        await highlight(pilot, panel, "ICML")
+        await pilot.press("space")  # out again
+        await settle(pilot)
+        assert screen.search_bar.input.value == 'year:2024 venue:(NeurIPS OR "AutoML Conf")'
+        assert {venues.papers.paper(i).venue for i in screen.paper_list.ids} <= {"NeurIPS", "AutoML Conf"}
+
+        # The venues are counted without the venue clause, over 2024's papers: ICML is still there to add
+        # (ICLR, with no paper of 2024, is not), and Enter on it makes it the one venue.
+        assert row("ICML", 2) in panel_rows(panel) and not any("ICLR" in r for r in panel_rows(panel))
+        await choose(pilot, panel, "ICML")
+        assert screen.search_bar.input.value == "year:2024 venue:ICML"
+        await highlight(pilot, panel, "any venue")
+        await pilot.press("space")  # on "any": every venue again
+        await settle(pilot)
+        assert screen.search_bar.input.value == "year:2024"
+        assert "● any venue" in panel_rows(panel)
+
+
+async def test_the_facet_panel_takes_the_list_keys(venues: Library) -> None:
+    """g and G go to the first and last entry, j and k move, q closes like Esc, as in every list."""
+    app = reader(venues)
+    async with app.run_test(size=(80, 24)) as pilot:
+        _screen, panel = await open_facets(app, pilot)
+        await pilot.press("G")
+        assert panel.highlighted == panel.option_count - 1
+        await pilot.press("g")
+        first = panel.highlighted
+        assert first is not None and not panel.get_option_at_index(first).disabled
+        await pilot.press("j")
+        assert panel.highlighted == first + 1
+        await pilot.press("k")
+        assert panel.highlighted == first
+        await pilot.press("q")
+        await pilot.pause()
+        assert not panel.display and isinstance(app.focused, PaperList)
+        assert app.is_running  # q closed the panel, it did not quit

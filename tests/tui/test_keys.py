@@ -218,8 +218,10 @@ async def test_help_screen_lists_keys_and_query_syntax(library: Library) -> None
         text = app.screen.query_one("#help-text").content.plain  # type: ignore[attr-defined]
         for needle in ("Mark shown read", "More like this", "Next unread", "ctrl+p"):
             assert needle in text
-        syntax = app.screen.query_one("#help-syntax-text").content.plain  # type: ignore[attr-defined]
-        assert "Query syntax" in syntax and library.query_help.strip().splitlines()[0] in syntax
+        syntax = app.screen.query_one("#help-syntax-text-0").content.plain  # type: ignore[attr-defined]
+        assert "Query syntax" in syntax and library.query_help.strip().splitlines()[1].split()[0] in syntax
+        filters = app.screen.query_one("#help-syntax-text-1").content.plain  # type: ignore[attr-defined]
+        assert filters.startswith("Filters") and "is:starred" in filters and "is:starred" not in syntax
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 

@@ -78,7 +78,7 @@ def test_help_screen_100x30(library: Library, snap_compare: SnapCompare) -> None
 
 
 def test_help_screen_query_syntax_120x40(library: Library, snap_compare: SnapCompare) -> None:
-    """The second page: the query syntax, whole at 120x40."""
+    """The second page: the query syntax's words and fields (the filters are the third), at 120x40."""
     assert snap_compare(
         reader(library), terminal_size=(120, 40), press=["question_mark", "space"], run_before=_settled
     )

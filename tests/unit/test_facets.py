@@ -14,7 +14,7 @@ from index.library import Library
 from index.listings.identity import paper_id
 from index.models import Catalog
 from index.search import snapshot, snapshot_encode
-from index.search.facets import FacetCounter, Facets, narrow
+from index.search.facets import FacetCounter, Facets, chosen, narrow, toggle
 from tests.conftest import run_papers
 from tests.unit.search_fixtures import make_catalog
 
@@ -95,6 +95,49 @@ def test_narrow_refuses_other_fields_and_empty_values() -> None:
         narrow("x", "author", "Hinton")
     with pytest.raises(ValueError):
         narrow("x", "venue", "&&")
+
+
+@pytest.mark.parametrize(
+    ("query", "field", "value", "expected"),
+    [
+        ("", "venue", "ICML", "venue:ICML"),
+        ("a venue:ICML", "venue", "NeurIPS", "a venue:(ICML OR NeurIPS)"),
+        ("venue:(ICML OR NeurIPS) b", "venue", "AutoML Conf", 'b venue:(ICML OR NeurIPS OR "AutoML Conf")'),
+        ('venue:(ICML OR "AutoML Conf")', "venue", "automl  conf", "venue:ICML"),
+        ("venue:icml x", "venue", "ICML", "x"),
+        ("x -venue:ICML", "venue", "ICML", "x venue:ICML"),
+        ("year:2024", "year", 2022, "year:(2024 OR 2022)"),
+        ("track:Oral", "status", "Poster", "status:(Oral OR Poster)"),
+        ("(venue:a OR venue:b) c", "venue", "D", "(venue:a OR venue:b) c venue:D"),
+    ],
+)
+def test_toggle_adds_a_value_to_the_fields_clause_or_takes_it_out(
+    query: str, field: str, value: str | int, expected: str
+) -> None:
+    assert toggle(query, field, value) == expected
+
+
+def test_chosen_reads_back_what_narrow_and_toggle_write() -> None:
+    assert chosen("", "venue") == ()
+    assert chosen('a venue:(ICML OR "AutoML Conf") year:2024 -status:Oral', "venue") == (
+        "ICML",
+        "AutoML Conf",
+    )
+    assert chosen("a venue:ICML year:2024 -status:Oral", "year") == ("2024",)
+    assert chosen("-status:Oral (status:Poster OR x)", "status") == ()  # negated, or inside a larger group
+    assert chosen("track:Oral", "status") == ("Oral",)
+    assert chosen("author:x", "author") == ()
+
+
+def test_several_values_find_the_papers_of_any_of_them(library: Library) -> None:
+    facets = library.discovery.facets(library.view(""))
+    (first, first_count), (second, second_count) = facets.venue[:2]
+    both = toggle(narrow("", "venue", first), "venue", second)
+    assert library.view(both).total == first_count + second_count
+    assert library.discovery.facets(library.view(both)).venue == (
+        (first, first_count),
+        (second, second_count),
+    )
 
 
 def test_facets_count_what_a_view_shows_and_narrowing_finds_that_many(library: Library) -> None:

@@ -74,15 +74,20 @@ class FacetBrowsing:
     def request(self, request: FacetPanel.Request, query: str) -> None:
         """The panel's messages, handed over by the screen: an entry chosen, or Esc in the panel."""
         if isinstance(request, FacetPanel.Chosen):
-            self.choose(query, request.field, request.value)
+            self.choose(query, request.field, request.value, toggle=request.toggle)
         else:
             self.close()
 
-    def choose(self, query: str, field: str, value: FacetValue | None) -> None:
-        """Narrow `query` by the entry chosen (None drops the field's clause) and run it; the panel keeps the
-        focus, so a venue and then a year can be chosen in a row."""
+    def choose(self, query: str, field: str, value: FacetValue | None, *, toggle: bool = False) -> None:
+        """Narrow `query` by the entry chosen (None drops the field's clause; `toggle` adds the value to the
+        field's or takes it out) and run it; the panel keeps the focus, so a venue and then a year can be
+        chosen in a row."""
+        discovery = self._library.discovery
         try:
-            narrowed = self._library.discovery.narrow(query, field, value)
+            if toggle and value is not None:
+                narrowed = discovery.toggle(query, field, value)
+            else:
+                narrowed = discovery.narrow(query, field, value)
         except ValueError as error:  # a value with no word to search for
             self._host.notify(one_line(str(error)), severity="warning", markup=False)
             return

@@ -78,18 +78,21 @@ def empty_message(outcome: View) -> Text:
     return Text(f"No papers for {' · '.join(parts) or 'this library'}.", end="")
 
 
-def widen_hint(outcome: View) -> Text:
-    """The detail pane when nothing matched: how to find more."""
+def widen_hint(outcome: View, *, typing: bool = False) -> Text:
+    """The detail pane when nothing matched: how to find more. While the query is being typed (`typing`) a
+    `1` would go into the query, so the hint says to leave the search bar first."""
     text = Text(end="")
     text.append(empty_message(outcome).plain + "\n\n", "bold")
     text.append("To widen the search:\n")
     if outcome.filter != "all":
         ones = FILTER_ONES.get(outcome.filter, outcome.filter)
-        text.append(f"  press 1 to show all papers, not only the {ones} ones\n")
+        press = "press Enter, then 1," if typing else "press 1"
+        text.append(f"  {press} to show all papers, not only the {ones} ones\n")
     if outcome.query:
         text.append("  use fewer words, or OR between them (a OR b)\n")
         text.append("  end a word with * to match its prefix (diffu*), or ~ for spelling slips (difusion~)\n")
-        text.append("  press / then Esc to clear the query\n")
+        clear = "Esc" if typing else "/ then Esc"
+        text.append(f"  press {clear} to clear the query\n")
     if outcome.suggestion:
         text.append("  ctrl+y searches for ")
         text.append(one_line(outcome.suggestion), "bold")

@@ -256,8 +256,10 @@ class BrowseScreen(Screen[None]):
         """An answer: the list (on its best hit when the query is new), its note, the facets, the status."""
         # A query that waited for the index is new once it really runs: show its best hit, not paper one.
         new_query = outcome.query != old.query or old.waiting
+        # For you is a ranking: its best are on top, and the selection goes there to show them.
+        new_ranking = outcome.filter == "foryou" and old.filter != "foryou"
         select, self._restore_id = self._restore_id, None
-        if select is None and new_query and outcome.ids:
+        if select is None and (new_query or new_ranking) and outcome.ids:
             select = outcome.ids[0]  # a new query shows its best hit; a filter or sort keeps the paper
         self.paper_list.empty_message = results.empty_message(outcome)
         self.paper_list.set_ids(outcome.ids, select=select)
@@ -307,6 +309,8 @@ class BrowseScreen(Screen[None]):
     def _leave_search(self, event: SearchBar.Leave) -> None:
         self.search_bar.leaving = False  # from here, results for the current serial answer this Leave
         self.set_focus(self.paper_list)
+        if self.paper_list.selected_id is None:
+            self._show_detail(None)  # the hint on widening, for keys pressed in the list now
         if event.chosen:  # a saved search keeps its filter as `is:` words: the 1-4 filter must not add one
             self.filter = "all"
         if event.query != self.query_text or self.similar is not None or event.chosen:
@@ -387,7 +391,8 @@ class BrowseScreen(Screen[None]):
     def _show_detail(self, paper_id: str | None, *, keep_scroll: bool = False) -> None:
         self._offer_copies(paper_id)
         if paper_id is None:
-            self.detail.show(None, placeholder=results.widen_hint(self.outcome))
+            typing = self.focused is self.search_bar.input
+            self.detail.show(None, placeholder=results.widen_hint(self.outcome, typing=typing))
             return
         marks = self.marking
         view = results.paper_view(

@@ -24,6 +24,7 @@ from tui.browse.messages import ListFocusRequested, MarksChanged
 from tui.browse.paper_detail import PaperView, abstract_text, facts_line, url_text
 from tui.saving import saving, writable
 from tui.screens.help import HelpScreen
+from tui.scrolling import scroll_at_once
 from tui.text import literal, one_line
 from tui.typeahead import TypeAheadApp, typed_ahead
 from tui.widgets.key_footer import KeyFooter
@@ -65,6 +66,8 @@ class TriageScreen(Screen[str | None]):
         Binding("question_mark", "help", "Help", id="triage.help"),
         Binding("down,j", "scroll('down')", "Scroll down", show=False, id="triage.down"),
         Binding("up,k", "scroll('up')", "Scroll up", show=False, id="triage.up"),
+        Binding("home,g", "scroll('home')", "Top", show=False, id="triage.top"),
+        Binding("end,G", "scroll('end')", "Bottom", show=False, id="triage.bottom"),
     ]
 
     def __init__(self, library: Library, ids: Sequence[str], start: int) -> None:
@@ -200,11 +203,8 @@ class TriageScreen(Screen[str | None]):
         self.app.push_screen(HelpScreen(sections, self.library.query_help))
 
     def action_scroll(self, how: str) -> None:
-        body = self.query_one("#triage-body", VerticalScroll)
-        if how == "down":
-            body.scroll_down(animate=False)
-        else:
-            body.scroll_up(animate=False)
+        """j/k a line, g/G to the top or the end of the paper, as in the detail pane."""
+        scroll_at_once(self.query_one("#triage-body", VerticalScroll), how)
 
 
 class Triaging:

@@ -1,8 +1,9 @@
-"""The help screen: two pages, the key sheet (keys as mapped now, most used first) and the query syntax.
+"""The help screen: the key sheet (keys as mapped now, most used first), then the query syntax on two pages
+(the words and fields, then the filters).
 
 Each page is laid out for the width it is given and scrolls when the terminal is shorter than the page, so
-the key sheet is one screen at 80x24 and nothing is ever out of reach: space goes on through a page and
-then to the next one, the page's border says which page this is and which key shows the other.
+every page is one screen at 80x24 and nothing is ever out of reach: space goes on through a page and
+then to the next one, the page's border says which page this is and which keys show the others.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import ContentSwitcher, Static
 
 from tui.keys import Section
-from tui.screens.help_layout import Styles, key_sheet, query_syntax
+from tui.screens.help_layout import Styles, key_sheet, query_syntax, split_query_help
 from tui.scrolling import scroll_at_once
 from tui.widgets.key_footer import KeyFooter
 
@@ -66,24 +67,26 @@ class HelpScreen(ModalScreen[None]):
         Binding("shift+tab,left", "turn(-1)", "Other page", show=False, id="help.previous_page"),
         Binding("down,j", "scroll('down')", "Down", show=False, id="help.down"),
         Binding("up,k", "scroll('up')", "Up", show=False, id="help.up"),
+        Binding("home,g", "scroll('home')", "Top", show=False, id="help.top"),
+        Binding("end,G", "scroll('end')", "Bottom", show=False, id="help.bottom"),
     ]
 
     def __init__(self, sections: Sequence[Section], query_help: str) -> None:
         super().__init__()
         self.sections = sections
         self.query_help = query_help
+        self.texts = split_query_help(query_help) if query_help else []
         self.pages: list[tuple[str, str]] = [("help-keys", "keys")]
-        if query_help:
-            self.pages.append(("help-syntax", "query syntax"))
+        self.pages += [(f"help-syntax-{number}", name) for number, (name, _text) in enumerate(self.texts)]
         self.page = 0
 
     def compose(self) -> ComposeResult:
         with ContentSwitcher(initial="help-keys", id="help-pages"):
             with VerticalScroll(id="help-keys", classes="help-body"):
                 yield HelpPage(self.sections, "", id="help-text")
-            if self.query_help:
-                with VerticalScroll(id="help-syntax", classes="help-body"):
-                    yield HelpPage((), self.query_help, id="help-syntax-text")
+            for number, (_name, text) in enumerate(self.texts):
+                with VerticalScroll(id=f"help-syntax-{number}", classes="help-body"):
+                    yield HelpPage((), text, id=f"help-syntax-text-{number}")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -101,9 +104,12 @@ class HelpScreen(ModalScreen[None]):
         body = self.body
         body.border_title = "Help" if len(self.pages) == 1 else f"Help · {title}"
         if len(self.pages) > 1:
-            other = self.pages[1 - page][1]
-            turn = "space" if page == 0 else "b"
-            body.border_subtitle = f"page {page + 1} of {len(self.pages)} · {turn} or tab: {other}"
+            where = f"page {page + 1} of {len(self.pages)}"
+            after = self.pages[(page + 1) % len(self.pages)][1]
+            if page + 1 < len(self.pages):
+                body.border_subtitle = f"{where} · space or tab: {after}"
+            else:
+                body.border_subtitle = f"{where} · b: {self.pages[page - 1][1]} · tab: {after}"
         body.scroll_home(animate=False)
 
     def action_close(self) -> None:

@@ -21,6 +21,27 @@ SPACINGS = ((2, 3), (1, 2))
 """(between keys and description, between columns): roomy first, then tight before giving up a column."""
 EXAMPLE_WIDTH = 18  # a query example longer than this does not widen the example column
 EXAMPLE_GAP = 2
+HEADING_WIDTH = 30
+"""A first line of the query help this short, unindented and not a sentence, is its heading."""
+FILTER_WORDS = ("is:", "tag:", "-tag:", "foryou:", "note:")
+"""Examples that start with these are the filters: a page of their own with the notes after them."""
+
+
+def split_query_help(query_help: str) -> list[tuple[str, str]]:
+    """The query help as pages of (name, text): the words and fields, then the filters and the notes, so
+    each is one screen at 80x24; one page when the help names no filter."""
+    lines = query_help.strip("\n").splitlines()
+    at = next(
+        (
+            number
+            for number, line in enumerate(lines)
+            if line.startswith("  ") and line.strip().startswith(FILTER_WORDS)
+        ),
+        None,
+    )
+    if at is None:
+        return [("query syntax", query_help)]
+    return [("query syntax", "\n".join(lines[:at])), ("filters", "\n".join(["Filters", *lines[at:]]))]
 
 
 class Line(NamedTuple):
@@ -158,8 +179,9 @@ def query_syntax(query_help: str, width: int, styles: Styles) -> Text:
     continue an explanation; unindented lines are notes); anything else is shown as a note, never lost.
     """
     lines = query_help.strip("\n").splitlines()
-    if lines and lines[0].strip().lower() == "query syntax":
-        lines = lines[1:]
+    title = "Query syntax"
+    if lines and not lines[0].startswith(" ") and len(lines[0]) <= HEADING_WIDTH and lines[0][-1:] != ".":
+        title, lines = lines[0].strip(), lines[1:]
     rows: list[list[str]] = []
     notes: list[str] = []
     for line in lines:
@@ -170,7 +192,7 @@ def query_syntax(query_help: str, width: int, styles: Styles) -> Text:
         else:
             notes.append(line.strip())
     text = Text(end="")
-    text.append("Query syntax\n", styles.title)
+    text.append(f"{title}\n", styles.title)
     indent = max((len(example) for example, _ in rows if len(example) <= EXAMPLE_WIDTH), default=0)
     indent += EXAMPLE_GAP
     for example, explanation in rows:

@@ -49,8 +49,13 @@ class SavedSearches(ModalScreen[str | None]):
     """Lists `organiser`'s saved searches; dismisses with the chosen query, or None (Esc)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close", id="saved.close"),
+        Binding("escape,q", "close", "Close", id="saved.close"),
         Binding("d,delete", "delete", "Delete", id="saved.delete"),
+        # The list's own keys, as in the paper list (the OptionList binds only the arrows, Home and End).
+        Binding("down,j", "move('down')", "Down", show=False, id="saved.down"),
+        Binding("up,k", "move('up')", "Up", show=False, id="saved.up"),
+        Binding("home,g", "move('first')", "First", show=False, id="saved.first"),
+        Binding("end,G", "move('last')", "Last", show=False, id="saved.last"),
     ]
 
     def __init__(self, organiser: Organiser) -> None:
@@ -62,7 +67,7 @@ class SavedSearches(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="saved-dialog") as dialog:
             dialog.border_title = "Saved searches"
-            dialog.border_subtitle = "⏎ search · d delete · esc close"
+            dialog.border_subtitle = "⏎ search · d delete · q close"
             yield OptionList(*self._options(), id="saved-list")
             yield Static(Text(EMPTY_HINT), id="saved-empty")
 
@@ -159,3 +164,14 @@ class SavedSearches(ModalScreen[str | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_move(self, to: str) -> None:
+        """j/k/g/G: the list's own moves, as the arrows, Home and End make them."""
+        option_list = self.option_list
+        moves = {
+            "down": option_list.action_cursor_down,
+            "up": option_list.action_cursor_up,
+            "first": option_list.action_first,
+            "last": option_list.action_last,
+        }
+        moves[to]()

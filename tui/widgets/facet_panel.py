@@ -1,9 +1,10 @@
 """The facet panel (`f`): how many of the shown papers come from each venue, year and track.
 
 Choosing an entry (Enter or a click) asks the screen to narrow the query to it; choosing the entry in force,
-or its section's "any" entry, asks to drop that clause. The counts come from `library.discovery.facets`,
-counted in a worker thread (12-25 ms at 56k papers) so typing a query never waits for them; only the
-newest view's counts are shown.
+or its section's "any" entry, asks to drop that clause. Space adds the entry to the values its section
+narrows to, or takes it out (`venue:(ICML OR NeurIPS)`: papers from either). The counts come from
+`library.discovery.facets`, counted in a worker thread (12-25 ms at 56k papers) so typing a query never
+waits for them; only the newest view's counts are shown.
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ class Entry:
         return self.field, self.value
 
 
+def one_key(value: FacetValue) -> str:
+    """A value as the panel compares it with the query's (any case, any spacing)."""
+    return " ".join(str(value).split()).casefold()
+
+
 def entry_label(name: str, count: int | None, *, active: bool) -> Text:
     """A row: a mark when the query holds this clause, the value (cut to fit), its count on the right."""
     text = Text(end="", no_wrap=True, overflow="ellipsis")
@@ -67,19 +73,24 @@ class FacetPanel(OptionList):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("down,j", "cursor_down", "Down", show=False, id="facets.down"),
         Binding("up,k", "cursor_up", "Up", show=False, id="facets.up"),
-        Binding("escape", "close", "Close facets", id="facets.close"),
+        Binding("home,g", "first", "First", show=False, id="facets.first"),
+        Binding("end,G", "last", "Last", show=False, id="facets.last"),
+        Binding("space", "toggle_value", "Add / take out", id="facets.toggle"),
+        Binding("escape,q", "close", "Close facets", id="facets.close"),
     ]
 
     class Request(Message):
         """Something the panel asks of its screen (one handler there takes both kinds)."""
 
     class Chosen(Request):
-        """The user picked an entry: narrow the query to `value` for `field`, or drop that clause (None)."""
+        """The user picked an entry: narrow the query to `value` for `field`, or drop that clause (None);
+        `toggle`: add `value` to the field's values, or take it out when it is one of them."""
 
-        def __init__(self, field: str, value: FacetValue | None) -> None:
+        def __init__(self, field: str, value: FacetValue | None, *, toggle: bool = False) -> None:
             super().__init__()
             self.field = field
             self.value = value
+            self.toggle = toggle
 
     class Closed(Request):
         """The user closed the panel from inside it (Esc): the screen hides it and takes the focus back."""
@@ -100,7 +111,7 @@ class FacetPanel(OptionList):
     def _count(self, serial: int, view: View, query: str) -> None:
         worker = get_current_worker()
         try:
-            facets = self.library.discovery.facets(view)
+            facets = self.library.discovery.facets_to_choose(view)
         except Exception as error:  # the panel says so; searching and reading go on
             if not worker.is_cancelled:
                 message = f"Facets failed: {type(error).__name__}: {one_line(str(error))}"
@@ -121,7 +132,8 @@ class FacetPanel(OptionList):
         for field, heading in SECTIONS if not waiting else ():
             values: Sequence[tuple[FacetValue, int]] = getattr(facets, field)
             options.append(Option(Text(heading, style="bold underline", end=""), disabled=True))
-            rows = [Entry(field, value, self._active(query, field, value)) for value, _count in values]
+            held = {one_key(value) for value in self.library.discovery.chosen(query, field)}
+            rows = [Entry(field, value, one_key(value) in held) for value, _count in values]
             unnarrowed = not any(entry.active for entry in rows)
             options.append(self._option(Entry(field, None, unnarrowed), f"any {heading.lower()}", None))
             for entry, (_value, number) in zip(rows, values, strict=True):
@@ -145,14 +157,6 @@ class FacetPanel(OptionList):
         self.entries[option_id] = entry
         return Option(entry_label(name, count, active=entry.active), id=option_id)
 
-    def _active(self, query: str, field: str, value: FacetValue) -> bool:
-        """Whether the query already holds exactly this clause (as `narrow` writes it), wherever it is."""
-        try:
-            clause = self.library.discovery.narrow("", field, value)
-        except ValueError:
-            return False
-        return f" {clause.casefold()} " in f" {' '.join(query.split()).casefold()} "
-
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -161,6 +165,12 @@ class FacetPanel(OptionList):
             return
         # Choosing the clause in force takes it away again, like the "any" entry.
         self.post_message(self.Chosen(entry.field, None if entry.active else entry.value))
+
+    def action_toggle_value(self) -> None:
+        """Space: the highlighted value joins its section's values, or leaves them ("any" drops them all)."""
+        entry = self._highlighted_entry()
+        if entry is not None:
+            self.post_message(self.Chosen(entry.field, entry.value, toggle=entry.value is not None))
 
     def action_close(self) -> None:
         self.post_message(self.Closed())
