@@ -88,6 +88,13 @@ def test_help_screen_80x24(library: Library, snap_compare: SnapCompare) -> None:
     assert snap_compare(reader(library), terminal_size=(80, 24), press=["question_mark"], run_before=_settled)
 
 
+@pytest.mark.parametrize("pages", [1, 2], ids=["query-syntax", "filters"])
+def test_help_screen_later_pages_80x24(library: Library, snap_compare: SnapCompare, pages: int) -> None:
+    """Each page of help is one screen at 80x24, the query syntax's two as well as the keys."""
+    press = ["question_mark", *["space"] * pages]
+    assert snap_compare(reader(library), terminal_size=(80, 24), press=press, run_before=_settled)
+
+
 def test_notice_on_the_footer_line_80x24(library: Library, snap_compare: SnapCompare) -> None:
     """A notice ("Starred.") takes the footer's line: the status line and the abstract stay readable."""
     assert snap_compare(reader(library), terminal_size=(80, 24), press=["j", "s"], run_before=_settled)
