@@ -9,7 +9,6 @@ BM25F ranks the terms it expands to; `share_expansions` makes every expanding le
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +17,7 @@ from whoosh import query
 from index.search.bounds import Budget
 from index.search.prefixes import PREFIX_FIELD, PrefixTerm, is_short
 from index.search.schema import DEFAULT_FIELDS
+from index.search.typed_query import read_query
 from index.search.whoosh_private import expand_once
 
 DocFrequency = Callable[[str, str], tuple[int, int]]
@@ -80,13 +80,17 @@ def typed_prefix(text: str, leaf: Any) -> str:
     """
     star = getattr(leaf, "startchar", None)
     if isinstance(star, int) and 0 < star < len(text) and text[star] == "*":
-        found = _TYPED_WORD_RE.search(text, 0, star)
-        if found is not None:
-            return found.group().lower()
+        for word in read_query(text).words:  # the word the `*` ends: its letters before the star
+            if word.start < star < word.end:
+                head = text[word.start : star]
+                cut = len(head)
+                while cut and (head[cut - 1].isalnum() or head[cut - 1] == "_"):
+                    cut -= 1
+                if cut < len(head):
+                    return head[cut:].lower()
     return str(leaf.text)
 
 
-_TYPED_WORD_RE = re.compile(r"\w+$")
 _SUFFIXES = (
     "s",
     "es",

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import difflib
 import itertools
-import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from index.search.highlight import WordTerms
+from index.search.typed_query import Word, read_query
 
 if TYPE_CHECKING:
     from index.search.nearwords import NearWords
@@ -43,24 +43,37 @@ def suggest(
         from index.search.nearwords import NearWords  # numpy: imported on first use, not at startup
 
         near = NearWords(reader, "abstract")
-    suggestion = typed
+    where: dict[str, list[Word]] = {}  # each bare word's places in `typed`, first first
+    for part in read_query(typed).words:
+        if part.field is None and not part.marked:
+            where.setdefault(part.text, []).append(part)
+    corrections: list[tuple[int, int, str]] = []
     for word in typed_words:
-        term = words.term(word.lower())
-        if term is None:
-            continue
-        seen = reader.doc_frequency("abstract", term) + reader.doc_frequency("headline", term)
-        if seen > RARE_DF:
-            continue
-        typos = 1 if len(term) <= 4 else 2
-        candidates = [t for t in near.within(term, typos) if t != term]
-        if not candidates:
-            continue
-        best = max(candidates, key=lambda t: (reader.doc_frequency("abstract", t), t))
-        if reader.doc_frequency("abstract", best) < max(COMMON_FACTOR * seen, 2):
-            continue
-        surface = _surface(reader, words, best, word, abstracts)
-        suggestion = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", surface, suggestion, count=1)
+        best = _common_neighbour(reader, words, word, near)
+        places = where.get(word)
+        if best is not None and places:
+            place = places.pop(0)
+            corrections.append((place.start, place.end, _surface(reader, words, best, word, abstracts)))
+    suggestion = typed
+    for start, end, surface in sorted(corrections, reverse=True):
+        suggestion = suggestion[:start] + surface + suggestion[end:]
     return suggestion if suggestion != typed else None
+
+
+def _common_neighbour(reader: Any, words: WordTerms, word: str, near: NearWords) -> str | None:
+    """The index term to suggest for `word`: a far more common one a typo or two away, when `word` is rare."""
+    term = words.term(word.lower())
+    if term is None:
+        return None
+    seen = reader.doc_frequency("abstract", term) + reader.doc_frequency("headline", term)
+    if seen > RARE_DF:
+        return None
+    typos = 1 if len(term) <= 4 else 2
+    candidates = [t for t in near.within(term, typos) if t != term]
+    if not candidates:
+        return None
+    best = max(candidates, key=lambda t: (reader.doc_frequency("abstract", t), t))
+    return best if reader.doc_frequency("abstract", best) >= max(COMMON_FACTOR * seen, 2) else None
 
 
 def _surface(
