@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import json
+import re
 import sys
 import threading
 import time
@@ -154,6 +156,20 @@ def print_ranked(
     print(f"{rank:>3}. {paper_id}  {headline}  [{where}]")
     if detail is not None:
         print(f"     {detail}")
+
+
+# json.dumps escapes C0 controls but, with ensure_ascii=False, passes C1 controls (0x9b is a one-byte CSI on
+# some terminals), bidi overrides and line separators straight through: escape those too, so `--json` is
+# safe to print and still readable for CJK and accented text.
+_JSON_UNSAFE = re.compile(
+    "[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
+)
+
+
+def json_text(value: object, indent: int | None = 2) -> str:
+    """`value` as every `--json` prints it: UTF-8 text, with what a terminal would act on escaped."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def source_json(source: Source) -> dict[str, Any]:

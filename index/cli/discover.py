@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import sys
 from typing import Any
 
 from index.cli import common as cli_common
 from index.cli.errors import CommandError
 from index.cli.state import tagged
-from index.library import ForYouHit, IndexUnavailable, Library
+from index.library import ForYouHit, IndexUnavailable, Library, safe
 
 
 def _foryou(args: argparse.Namespace) -> int:
@@ -28,7 +27,7 @@ def _foryou(args: argparse.Namespace) -> int:
             cli_common.warn(library.take_notices())
         rows = [_row(library, hit) for hit in hits]
         if args.json:
-            json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
+            sys.stdout.write(cli_common.json_text(rows))
             print()
             return 0
         for rank, row in enumerate(rows, 1):
@@ -65,11 +64,11 @@ def _facets(args: argparse.Namespace) -> int:
         counts = {"venue": facets.venue, "year": facets.year, "status": facets.status}
         if args.json:
             rows = {name: [{"value": v, "papers": n} for v, n in values] for name, values in counts.items()}
-            json.dump({"papers": facets.total, **rows}, sys.stdout, ensure_ascii=False, indent=2)
+            sys.stdout.write(cli_common.json_text({"papers": facets.total, **rows}))
             print()
             return 0
         for name, values in counts.items():
-            shown = ", ".join(f"{value} {papers}" for value, papers in values) or "-"
+            shown = ", ".join(f"{safe(str(value))} {papers}" for value, papers in values) or "-"
             print(f"{name}: {shown}")
         print(f"{facets.total} papers", file=sys.stderr)
     return 0

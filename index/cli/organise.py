@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import sys
 import unicodedata
 from collections.abc import Callable
@@ -49,7 +48,7 @@ def _tags(args: argparse.Namespace) -> int:
             if not names and not args.json:
                 return nothing(f"{paper_id} has no tags")
             if args.json:
-                print(json.dumps(names, ensure_ascii=False))
+                print(cli_common.json_text(names, indent=None))
             else:
                 for name in names:
                     print(name)
@@ -59,7 +58,7 @@ def _tags(args: argparse.Namespace) -> int:
         return nothing("no tags yet (papers tag ID NAME, or t in the reader)")
     if args.json:
         rows = [{"name": name, "count": count} for name, count in counts.items()]
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        print(cli_common.json_text(rows))
         return 0
     width = len(str(max(counts.values(), default=0)))
     for name, count in counts.items():
@@ -154,7 +153,7 @@ def _saved_list(args: argparse.Namespace) -> int:
             {"name": name, "query": query, "unread": count}
             for (name, query), count in zip(saved, counts, strict=True)
         ]
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        print(cli_common.json_text(rows))
         return 0
     if not saved and not args.json:
         return nothing("no saved searches yet (papers saved add NAME QUERY, or ctrl+s in the reader)")

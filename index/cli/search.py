@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -104,7 +103,7 @@ def _search(args: argparse.Namespace) -> int:
             starred, read = library.marks.starred, library.marks.read
             scored = args.sort == "relevance"  # another order ranks nothing: no score to give
             rows = [_hit_json(hit, starred, read, scored) for hit in view.hits]
-            json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
+            sys.stdout.write(cli_common.json_text(rows))
             print()
             return 0
         tty = sys.stdout.isatty()
@@ -135,7 +134,7 @@ def _similar(args: argparse.Namespace) -> int:
                 | {"score": round(h.score, 4), "shared_terms": list(h.shared_terms)}
                 for h in hits
             ]
-            json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
+            sys.stdout.write(cli_common.json_text(rows))
             print()
             return 0
         for rank, hit in enumerate(hits, 1):

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
-import re
 import shutil
 import sys
 import textwrap
@@ -21,12 +19,6 @@ from index.models import Paper, Source
 WRAP_MIN, WRAP_MAX = 40, 100
 LIST_ORDERS = ("listing", "newest", "oldest", "venue")
 """The orders `papers list --sort` takes: those that need no query and no marks."""
-# json.dumps escapes C0 controls but, with ensure_ascii=False, passes C1 controls (0x9b is a one-byte CSI on
-# some terminals), bidi overrides and line separators straight through: escape those too, so `--json` is
-# safe to print and still readable for CJK and accented text.
-_JSON_UNSAFE = re.compile(
-    "[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
-)
 
 
 def register(subparsers: cli_common.Subparsers, common: argparse.ArgumentParser) -> None:
@@ -243,8 +235,7 @@ def _paper_json(paper: Paper) -> dict[str, Any]:
 
 
 def _dumps(value: object) -> str:
-    text = json.dumps(value, ensure_ascii=False, indent=2)
-    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    return cli_common.json_text(value)
 
 
 def _write_lines(lines: Iterable[str]) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -120,7 +119,7 @@ def _starred(args: argparse.Namespace) -> int:
                     "year": info.year if info else None,
                 }
             )
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        print(cli_common.json_text(rows))
         return 0
     for paper_id, at in starred:
         info = described.get(paper_id)

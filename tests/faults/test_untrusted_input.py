@@ -179,6 +179,13 @@ def test_bidi_controls_reach_no_output_or_export(tmp_path: Path, seed_index: Pat
         cli("list"),
         cli("starred"),
         cli("search", "override"),
+        cli("search", "override", "--json"),
+        cli("list", "--json"),
+        cli("starred", "--json"),
+        cli("show", paper, "--json"),
+        cli("facets"),
+        cli("facets", "--json"),
+        cli("tags", "--json"),
         *(cli("export", "--format", format) for format in ("markdown", "csv", "bibtex", "json")),
     ]
     for code, out, err in outputs:
