@@ -139,8 +139,8 @@ class WordTerms:
         return where
 
     def terms_of(self, text: str) -> set[str]:
-        term = self.term
-        return {found for match in WORD_RE.finditer(text) if (found := term(match.group())) is not None}
+        """Every indexed term of `text`: its words, and its compounds' parts and joined forms."""
+        return {token.text for token in self._analyzer(text)}
 
     def forms(self, text: str, term: str) -> set[str]:
         """Every written form (lowercased) of `term` in `text`."""

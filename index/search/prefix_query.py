@@ -19,6 +19,7 @@ from index.search.prefixes import PREFIX_FIELD, PrefixTerm, is_short
 from index.search.schema import DEFAULT_FIELDS
 from index.search.typed_query import read_query
 from index.search.whoosh_private import expand_once
+from index.search.wordforms import typed_compound
 
 DocFrequency = Callable[[str, str], tuple[int, int]]
 """(field, term) -> (documents holding the term, documents in the index): what BM25F's idf is made of."""
@@ -72,7 +73,8 @@ def mend_leaves(parsed: Any, text: str) -> None:
 
 
 def typed_prefix(text: str, leaf: Any) -> str:
-    """The prefix as typed (lowercased) for a `Prefix` the parser made from `text`.
+    """The prefix as typed (folded, a compound joined: `wordforms.typed_compound`) for a `Prefix` the parser
+    made from `text`.
 
     The parser runs a prefix through the field's analyzer, so a stemming field searched `dis*` as `di*`
     and `vis*` as `vi*`: every word starting with "di" or "vi". The leaf's `startchar` is where its `*`
@@ -84,13 +86,16 @@ def typed_prefix(text: str, leaf: Any) -> str:
             if word.start < star < word.end:
                 head = text[word.start : star]
                 cut = len(head)
-                while cut and (head[cut - 1].isalnum() or head[cut - 1] == "_"):
+                while cut and (head[cut - 1].isalnum() or head[cut - 1] in _JOINERS):
                     cut -= 1
-                if cut < len(head):
-                    return head[cut:].lower()
+                piece = head[cut:].lstrip(_JOINERS)
+                if piece:
+                    return typed_compound(piece)
     return str(leaf.text)
 
 
+_JOINERS = "_-\u2010\u2011"
+"""What joins a compound's parts: a prefix typed across one (`Q-lea`) is looked up joined, as indexed."""
 _SUFFIXES = (
     "s",
     "es",

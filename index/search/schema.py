@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 import marshal
 import re
-from collections.abc import Iterable, Iterator
+from bisect import insort
+from collections.abc import Iterator
 from typing import Any
 
 from whoosh import analysis, fields, formats
@@ -14,11 +15,12 @@ from whoosh.lang.porter import stem as porter_stem
 from index.headline import HEADLINE_VERSION
 from index.models import Paper, Source
 from index.render import RENDER_VERSION
+from index.search import acronyms, wordforms
 from index.search.prefixes import PREFIX_FIELD, PrefixCounter, PrefixCountsField
 
 # Rendered abstracts and the headlines made from them are stored: new rendering or headline code means a
 # rebuild. Each version has its own digits (headlines stay below 1000), so no two combinations meet.
-SCHEMA_VERSION = 5 + 1000 * HEADLINE_VERSION + 1_000_000 * RENDER_VERSION
+SCHEMA_VERSION = 6 + 1000 * HEADLINE_VERSION + 1_000_000 * RENDER_VERSION
 """Bump when fields, analyzers or the document text change: an index of another version is rebuilt."""
 
 DEFAULT_FIELDS = ("headline", "abstract", "authors")
@@ -26,26 +28,27 @@ DEFAULT_FIELDS = ("headline", "abstract", "authors")
 HEADLINE_BOOST = 3.0
 AUTHORS_BOOST = 1.5
 
-# The default RegexTokenizer pattern `\w+(\.?\w+)*` also joins dotted runs ("e.g", "3.5"); a plain word
-# pattern is cheaper to match, and the query side tokenises the same way.
+# The analyzer's tokens are wordforms.py's: words, compounds (`Q-learning`, `k-NN`), `C++`; the query side
+# tokenises the same way. Highlighting and facets still find plain word runs with WORD_RE.
 _WORD = r"\w+"
 WORD_RE = re.compile(_WORD)
 
-
-def _words(value: str, tokenize: bool) -> Iterable[tuple[int, int, int, str]]:
-    """(number, start, end, word) of each word of `value`, or `value` whole as one word."""
-    if not tokenize:
-        return ((0, 0, len(value), value),)
-    return ((i, m.start(), m.end(), m.group()) for i, m in enumerate(WORD_RE.finditer(value)))
+Parsed = tuple[tuple[tuple[str, str | None], ...], str | None]
+"""One written token analysed: each part's (folded text, its term or None when stopped), and the joined
+compound's term (None for a single part, or when it is stopped)."""
 
 
 class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
-    """`RegexTokenizer(r"\\w+") | LowercaseFilter() | StopFilter() | StemFilter()` as one generator.
+    """Tokens of `wordforms.TOKEN_RE`, each part folded (`wordforms.fold`), stop words dropped,
+    Porter-stemmed, and a compound's parts also joined at its first part's position; one generator.
 
-    Whoosh's chain runs four nested generators per token; indexing 56k abstracts spends a third of its time
-    there. This yields exactly the same tokens (texts, renumbered positions, offsets, `stopped` flags: a
-    test compares both on real abstracts) with one loop and an unbounded stem cache, so the ~100k distinct
-    words of a large corpus are each stemmed once.
+    Whoosh's own chain would run a tokenizer and four filters as nested generators per token (a third of
+    indexing 56k abstracts); `reference_stemming_analyzer` is that chain, and a test holds this one to it
+    (texts, positions, offsets, `stopped` flags on real abstracts). Each distinct written token is analysed
+    once and kept (~200k at 56k papers).
+
+    In query mode (`mode="query"`, what Whoosh's parser asks for), a compound is one marked token
+    (`wordforms.compound_token`) that `wordforms.with_compounds` expands after parsing.
     """
 
     def __init__(self, stem: bool = True, stop: bool = True) -> None:
@@ -53,15 +56,17 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
         self.stop = stop
         self.is_morph = stem
         self._stems: dict[str, str] = {}
+        self._known: dict[str, Parsed] = {}
 
     def __getstate__(self) -> dict[str, Any]:
-        # The schema is pickled into every index TOC: keep the cache out of it.
+        # The schema is pickled into every index TOC: keep the caches out of it.
         return {"stem": self.stem, "stop": self.stop}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.stem = self.is_morph = bool(state["stem"])
         self.stop = bool(state["stop"])
         self._stems = {}
+        self._known = {}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, WordAnalyzer) and (self.stem, self.stop) == (other.stem, other.stop)
@@ -74,6 +79,31 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
 
     def has_morph(self) -> bool:
         return self.stem
+
+    def term(self, folded: str, stem: bool | None = None) -> str | None:
+        """The indexed term of one folded part, or None for a stop word."""
+        if self.stop and folded in analysis.STOP_WORDS:
+            return None
+        if not (self.stem if stem is None else stem):
+            return folded
+        stemmed = self._stems.get(folded)
+        if stemmed is None:
+            stemmed = self._stems[folded] = porter_stem(folded)
+        return stemmed
+
+    def analyse(self, token: str, stem: bool | None = None) -> Parsed:
+        """A written token's parts and joined form as terms (kept per token when stemming as configured)."""
+        if stem is None:
+            known = self._known.get(token)
+            if known is not None:
+                return known
+        folded = wordforms.parts(token)
+        pairs = tuple((part, self.term(part, stem)) for part in folded)
+        joined = self.term("".join(folded), stem) if len(folded) > 1 else None
+        found = (pairs, joined)
+        if stem is None:
+            self._known[token] = found
+        return found
 
     def __call__(
         self,
@@ -90,37 +120,46 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
         **kwargs: Any,
     ) -> Iterator[Any]:
         token = analysis.Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        stops = analysis.STOP_WORDS if self.stop else frozenset()
-        minsize = 2 if self.stop else 0
-        stem = self.stem and not no_morph
-        stems = self._stems
-        pos: int | None = None
-        for number, start, end, word in _words(value, tokenize):
-            text = word.lower()
-            if len(text) >= minsize and text not in stops:
-                token.stopped = False
-                if positions:
-                    pos = start_pos + number if pos is None else pos + 1
-                    token.pos = pos
-                if stem:
-                    stemmed = stems.get(text)
-                    if stemmed is None:
-                        stemmed = stems[text] = porter_stem(text)
-                    text = stemmed
-            elif not removestops:
-                token.stopped = True
-                if positions:
-                    token.pos = start_pos + number
-            else:
+        emit = _Emitter(token, positions, chars, keeporiginal, start_char)
+        stem = False if no_morph else None
+        if not tokenize:
+            text = wordforms.fold(value)
+            stopped = self.stop and (not text or text in analysis.STOP_WORDS)
+            if not (stopped and removestops):
+                whole = text if stopped else (self.term(text, stem) or text)
+                yield emit(whole, start_pos, 0, len(value), value, stopped)
+            return
+        number = start_pos  # parts seen (stopped or not), counted from start_pos
+        pos: int | None = None  # the last kept part's position
+        querying = mode == "query"
+        for match in wordforms.TOKEN_RE.finditer(value):
+            written = match.group()
+            pairs, joined = self.analyse(written, stem)
+            if querying and joined is not None:
+                pos = number if pos is None else pos + 1
+                number += len(pairs)
+                marked = wordforms.compound_token(joined, [term for _part, term in pairs if term is not None])
+                yield emit(marked, pos, match.start(), match.end(), written)
                 continue
-            token.text = text
-            token.boost = 1.0
-            if keeporiginal:
-                token.original = word
-            if chars:
-                token.startchar = start_char + start
-                token.endchar = start_char + end
-            yield token
+            spans = (
+                [match.span()]
+                if len(pairs) == 1
+                else [found.span() for found in wordforms.PART_RE.finditer(value, *match.span())]
+            )
+            first: tuple[int, str] | None = None
+            for (part, term), (start, end) in zip(pairs, spans, strict=True):
+                number += 1
+                if term is not None:
+                    pos = number - 1 if pos is None else pos + 1
+                    first = first or (pos, term)
+                    yield emit(term, pos, start, end, value[start:end])
+                elif not removestops:
+                    yield emit(part, number - 1, start, end, value[start:end], True)
+            if joined is not None and (first is None or joined != first[1]):
+                if first is None:  # every part a stop word: the joined word takes a place of its own
+                    pos = number - 1 if pos is None else pos + 1
+                    first = (pos, joined)
+                yield emit(joined, first[0], match.start(), match.end(), written)
 
     def positions(self, value: str) -> dict[str, list[int]]:
         """Each token's text -> its positions, exactly as `__call__(value, positions=True)` numbers them.
@@ -141,28 +180,73 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
         return found
 
     def _positions(self, value: str) -> dict[str, list[int]]:
-        stops = analysis.STOP_WORDS if self.stop else frozenset()
-        minsize = 2 if self.stop else 0
-        stems = self._stems if self.stem else None
         found: dict[str, list[int]] = {}
+        known = self._known
+        number = 0
         pos = -1
-        for number, word in enumerate(WORD_RE.findall(value)):
-            text = word.lower()
-            if len(text) < minsize or text in stops:
-                continue
-            # Kept words are numbered consecutively from the first one's word number: stop words leave no gap.
-            pos = number if pos < 0 else pos + 1
-            if stems is not None:
-                stemmed = stems.get(text)
-                if stemmed is None:
-                    stemmed = stems[text] = porter_stem(text)
-                text = stemmed
-            places = found.get(text)
-            if places is None:
-                found[text] = [pos]
-            else:
-                places.append(pos)
+        for written in wordforms.TOKEN_RE.findall(value):
+            analysed = known.get(written)
+            if analysed is None:
+                analysed = self.analyse(written)
+            pairs, joined = analysed
+            first = -1
+            first_term = None
+            for _part, term in pairs:
+                if term is not None:
+                    # Kept parts are numbered consecutively from the first one's part number: stop words
+                    # leave no gap.
+                    pos = number if pos < 0 else pos + 1
+                    if first < 0:
+                        first, first_term = pos, term
+                    places = found.get(term)
+                    if places is None:
+                        found[term] = [pos]
+                    else:
+                        places.append(pos)
+                number += 1
+            if joined is not None and joined != first_term:
+                if first < 0:
+                    first = pos = number - 1 if pos < 0 else pos + 1
+                _add_joined(found, joined, first)
         return found
+
+
+class _Emitter:
+    """Sets the one reused Whoosh token to each analysed word, with only what the caller asked for."""
+
+    def __init__(self, token: Any, positions: bool, chars: bool, keeporiginal: bool, start_char: int) -> None:
+        self.token = token
+        self.positions = positions
+        self.chars = chars
+        self.keeporiginal = keeporiginal
+        self.start_char = start_char
+
+    def __call__(
+        self, text: str, pos: int, start: int, end: int, original: str, stopped: bool = False
+    ) -> Any:
+        token = self.token
+        token.text = text
+        token.stopped = stopped
+        token.boost = 1.0
+        if self.positions:
+            token.pos = pos
+        if self.keeporiginal:
+            token.original = original
+        if self.chars:
+            token.startchar = self.start_char + start
+            token.endchar = self.start_char + end
+        return token
+
+
+def _add_joined(found: dict[str, list[int]], joined: str, at: int) -> None:
+    """A compound's joined term at its first part's position (kept sorted: it may also be a later word)."""
+    places = found.get(joined)
+    if places is None:
+        found[joined] = [at]
+    elif places[-1] < at:
+        places.append(at)
+    elif at not in places:
+        insort(places, at)
 
 
 _RECENT_KEPT = 8
@@ -230,13 +314,70 @@ def names_analyzer() -> Any:
 
 
 def reference_stemming_analyzer() -> Any:
-    """The stock Whoosh chain WordAnalyzer reproduces (kept for the equivalence test)."""
-    return (
-        analysis.RegexTokenizer(_WORD)
-        | analysis.LowercaseFilter()
-        | analysis.StopFilter()
-        | analysis.StemFilter(cachesize=-1)
-    )
+    """What WordAnalyzer computes, as Whoosh composes an analyzer (kept for the equivalence test): Whoosh's
+    `RegexTokenizer` on `wordforms.TOKEN_RE`, then a filter that takes one written token at a time."""
+    return analysis.RegexTokenizer(wordforms.TOKEN_RE.pattern) | _ReferenceParts()
+
+
+class _ReferenceParts(analysis.Filter):  # type: ignore[misc]
+    """Parts, folding, stop words, stemming and the joined compound, token by token, uncached."""
+
+    def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
+        number: int | None = None
+        pos: int | None = None
+        for t in tokens:
+            if number is None:  # the tokenizer numbers from `start_pos`: parts are numbered from there too
+                number = t.pos if t.positions else 0
+            written, start = t.text, getattr(t, "startchar", 0)
+            folded, terms, joined = _reference_analysis(written)
+            if t.mode == "query" and joined is not None:
+                pos = number if pos is None else pos + 1
+                number += len(folded)
+                t.text = wordforms.compound_token(joined, [term for term in terms if term is not None])
+                yield _placed(t, False, pos, (start, start + len(written)))
+                continue
+            first = None
+            for (text, a, b), term in zip(folded, terms, strict=True):
+                number += 1
+                if term is None and t.removestops:
+                    continue
+                if term is None:
+                    t.text = text
+                    yield _placed(t, True, number - 1, (start + a, start + b))
+                else:
+                    pos = number - 1 if pos is None else pos + 1
+                    first = (pos, term) if first is None else first
+                    t.text = term
+                    yield _placed(t, False, pos, (start + a, start + b))
+            if joined is not None and (first is None or joined != first[1]):
+                if first is None:
+                    pos = number - 1 if pos is None else pos + 1
+                    first = (pos, joined)
+                t.text = joined
+                yield _placed(t, False, first[0], (start, start + len(written)))
+
+
+def _placed(t: Any, stopped: bool, pos: int, chars: tuple[int, int] | None) -> Any:
+    """`t` stopped or not, at `pos` and `chars` when the tokenizer was asked for them."""
+    t.stopped = stopped
+    if t.positions:
+        t.pos = pos
+    if t.chars and chars is not None:
+        t.startchar, t.endchar = chars
+    return t
+
+
+def _reference_analysis(written: str) -> tuple[list[tuple[str, int, int]], list[str | None], str | None]:
+    """A written token's folded parts with their offsets, their terms (None: a stop word), the joined term."""
+    found = [(m.group(), m.start(), m.end()) for m in wordforms.PART_RE.finditer(written)]
+    if len(found) == 2 and found[1][0] in ("++", "#"):
+        found = [(written, 0, len(written))]
+    folded = [(wordforms.fold(text), a, b) for text, a, b in found]
+    folded = [item for item in folded if item[0]]
+    terms = [None if text in analysis.STOP_WORDS else porter_stem(text) for text, _a, _b in folded]
+    joined_text = "".join(text for text, _a, _b in folded)
+    stopped = len(folded) < 2 or joined_text in analysis.STOP_WORDS
+    return folded, terms, None if stopped else porter_stem(joined_text)
 
 
 def build_schema() -> fields.Schema:
@@ -258,6 +399,10 @@ def build_schema() -> fields.Schema:
         source=fields.TEXT(analyzer=plain, phrase=False),
         # The first 1-3 letters of every word of the default fields, counted: `d*` as one posting list.
         **{PREFIX_FIELD: PrefixCountsField()},
+        # The acronyms a paper defines ("gnn graph neural network") and uses without defining: acronyms.py.
+        **{acronyms.DEFINED_FIELD: PrefixCountsField(), acronyms.USED_FIELD: PrefixCountsField()},
+        # The compounds a paper writes ("qlearn q learn"): wordforms.py.
+        **{wordforms.COMPOUND_FIELD: PrefixCountsField()},
     )
 
 
@@ -291,6 +436,14 @@ def document(paper: Paper, plain_abstract: str) -> dict[str, Any]:
         _PREFIXES.add(prefixes, _NAMES.positions(doc["authors"]))
     if prefixes:
         doc[PREFIX_FIELD] = prefixes
+    compounds = wordforms.compound_terms((headline, plain_abstract), _STEMMED)
+    if compounds:
+        doc[wordforms.COMPOUND_FIELD] = compounds
+    defined, used = acronyms.acronym_terms((headline, plain_abstract), _STEMMED)
+    if defined:
+        doc[acronyms.DEFINED_FIELD] = defined
+    if used:
+        doc[acronyms.USED_FIELD] = used
     if paper.venue:
         doc["venue"] = paper.venue
     if paper.year is not None and paper.year >= 0:

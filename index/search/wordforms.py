@@ -1,0 +1,263 @@
+"""What a word is to the index: a run of letters and digits, folded so that what renders alike is one term.
+
+ML papers write one term several ways: `Q-learning`, `Q learning`, `Qlearning`; `ε-greedy`,
+`$\\epsilon$-greedy` (rendered `ϵ-greedy`), `epsilon-greedy`; `ℓ₁`, `l1`, `L1`; `Schrödinger`, `Schrodinger`.
+The analyzer (schema.py) finds tokens with `TOKEN_RE`: a word, or words joined by hyphens or underscores
+(a compound), or one letter with `++` / `#` (`C++`, `C#`, `F#`, kept whole). Each part is folded by `fold`
+(NFKC, Greek letters spelled out as LaTeX names them, accents dropped, lowercased) and indexed at its own
+position, every part kept however short (`q`, `t`, `k`, `2`); a compound's parts are also indexed joined
+(`qlearning`) at its first part's position, so the joined spelling finds the hyphenated one and a `word*`
+typed across the hyphen (`Q-lea*`) completes to it. The compounds the papers write are stored too
+(`COMPOUND_FIELD`), so a joined spelling typed in a query also finds the spaced one.
+
+A compound typed in a query becomes one marked token (`compound_token`) that `with_compounds` turns into
+"the parts in a row, or the joined word" once the parser is done with it: the parser never sees more than one
+token per typed word, whatever its plugins do with it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+from whoosh import query
+
+_PART = r"[^\W_](?:[^\W_]|[\u0300-\u036f])*"
+"""Letters and digits, with any combining accents typed after a letter (`o\u0308`, not yet `ö`)."""
+TOKEN_RE = re.compile(
+    r"[^\W\d_](?:\+\+|#)(?![\w+#])|(?!(?<=\w['\u2019])[sStT](?!\w))"
+    + _PART
+    + r"(?:[-\u2010\u2011_]"
+    + _PART
+    + ")*"
+)
+"""A token as written: `C++` / `C#` (one letter), or alphanumeric parts joined by hyphens or underscores; the
+`s` of a possessive and the `t` of "don't" are not tokens."""
+COMPOUND_RE = re.compile(_PART + r"(?:[-\u2010\u2011_]" + _PART + ")+")
+"""A token of two parts or more (what `compounds` looks for)."""
+PART_RE = re.compile(_PART + r"|\+\+|#")
+"""The parts of a token: what is indexed one by one (`++` and `#` only stay with the letter they follow)."""
+SIMPLE_RE = re.compile(r"[a-z0-9]+")
+"""A lowercased ASCII word: nothing to fold, one part (the common case, answered without `fold`)."""
+
+MARK = "\x1f"
+"""Separates the joined form and the parts of a compound in a query token (never part of indexed text)."""
+
+GREEK = {
+    "α": "alpha",
+    "β": "beta",
+    "γ": "gamma",
+    "δ": "delta",
+    "ε": "epsilon",
+    "ϵ": "epsilon",
+    "ζ": "zeta",
+    "η": "eta",
+    "θ": "theta",
+    "ϑ": "theta",
+    "ι": "iota",
+    "κ": "kappa",
+    "ϰ": "kappa",
+    "λ": "lambda",
+    "μ": "mu",
+    "µ": "mu",
+    "ν": "nu",
+    "ξ": "xi",
+    "ο": "omicron",
+    "π": "pi",
+    "ϖ": "pi",
+    "ρ": "rho",
+    "ϱ": "rho",
+    "σ": "sigma",
+    "ς": "sigma",
+    "τ": "tau",
+    "υ": "upsilon",
+    "φ": "phi",
+    "ϕ": "phi",
+    "χ": "chi",
+    "ψ": "psi",
+    "ω": "omega",
+}
+"""Lowercase Greek letters (and variant forms) as LaTeX names them: `ε`, `ϵ` and `epsilon` are one term."""
+_GREEK_TABLE = str.maketrans(GREEK)
+
+
+def fold(word: str) -> str:
+    """`word` as the index holds it before stemming: compatibility forms unified (NFKC: `ℓ₁` is `l1`,
+    full-width letters are letters), lowercased, Greek letters spelled out, accents dropped (`Schrödinger` is
+    `schrodinger`); `ß` becomes `ss` and other letters without an ASCII form stay as they are."""
+    if word.isascii():
+        return word.lower()
+    text = unicodedata.normalize("NFKC", word).casefold().translate(_GREEK_TABLE)
+    if text.isascii():
+        return text
+    stripped = "".join(
+        char for char in unicodedata.normalize("NFKD", text) if not unicodedata.combining(char)
+    )
+    return unicodedata.normalize("NFC", stripped)
+
+
+def parts(token: str) -> list[str]:
+    """The folded parts of a token as `TOKEN_RE` found it: `Q-learning` -> q, learning; `C++` -> c++."""
+    lowered = token.lower()
+    if SIMPLE_RE.fullmatch(lowered):
+        return [lowered]
+    found = PART_RE.findall(token)
+    if len(found) == 2 and found[1] in ("++", "#"):
+        return [fold(found[0]) + found[1]]
+    return [folded for part in found if (folded := fold(part))]
+
+
+def compound_token(joined: str, words: list[str]) -> str:
+    """The one query token for a compound: its joined term, then its parts' (`with_compounds` reads it)."""
+    return MARK.join([joined, *words])
+
+
+def with_compounds(node: Any, schema: Any) -> Any:
+    """`node` with each marked compound term (`compound_token`) made what it stands for.
+
+    A term becomes "the parts in a row, or the joined word" (`Q-learning` finds `Q-learning`, `Q learning`
+    and `Qlearning`; in a field without positions, the parts anywhere); a phrase holding one becomes "the
+    phrase with the parts, or the phrase with the joined word" (the joined word stands at the first part's
+    position in the index, so both line up).
+    """
+    if type(node) is query.Term and MARK in str(node.text):
+        joined, *words = str(node.text).split(MARK)
+        field, boost = node.fieldname, node.boost
+        if len(words) < 2:
+            split: Any = query.Term(field, words[0] if words else joined, boost=boost)
+        elif _positional(schema, field):
+            split = query.Phrase(field, words, boost=boost)
+        else:
+            split = query.And([query.Term(field, word) for word in words], boost=boost)
+        return query.Or([query.Term(field, joined, boost=boost), split])
+    if type(node) is query.Phrase and any(MARK in str(word) for word in node.words):
+        split_words: list[str] = []
+        whole: list[str] = []
+        for word in node.words:
+            joined, *words = str(word).split(MARK)
+            split_words.extend(words or [joined])
+            whole.append(joined)
+        field, slop, boost = node.fieldname, node.slop, node.boost
+        return query.Or(
+            [
+                query.Phrase(field, split_words, slop=slop, boost=boost),
+                query.Phrase(field, whole, slop=slop, boost=boost),
+            ]
+        )
+    if node.is_leaf():
+        return node
+    return node.apply(lambda child: with_compounds(child, schema))
+
+
+TEXT_FIELDS = ("headline", "abstract")
+"""The fields whose words a joined pair or an acronym is looked for in."""
+
+
+def with_joined_pairs(node: Any, holds: Callable[[str], bool]) -> Any:
+    """`node` with two words in a row that the index also holds joined (`Q learning`, `non convex`: the
+    term "qlearn" / "nonconvex", `holds` says) made "both words, or the joined word": the spaced spelling
+    finds the joined one too."""
+    if node.is_leaf():
+        return node
+    node = node.apply(lambda child: with_joined_pairs(child, holds))
+    if type(node) is not query.And:
+        return node
+    subs = list(node.subqueries)
+    words = [word_of(sub) for sub in subs]
+    out: list[Any] = []
+    at = 0
+    while at < len(subs):
+        first, second = words[at], words[at + 1] if at + 1 < len(subs) else None
+        joined = f"{first}{second}" if first is not None and second is not None else None
+        if joined is not None and holds(joined):
+            either = [query.And(subs[at : at + 2]), *(query.Term(field, joined) for field in TEXT_FIELDS)]
+            out.append(query.Or(either))
+            at += 2
+        else:
+            out.append(subs[at])
+            at += 1
+    return query.And(out, boost=node.boost) if len(out) != len(subs) else node
+
+
+def word_of(node: Any) -> str | None:
+    """The one word a query part searches for in the text fields (a term, or the same term in each field,
+    maybe with a typed prefix's completions or an acronym's long form after it), or None."""
+    if type(node) is query.Term:
+        return str(node.text) if node.fieldname in TEXT_FIELDS else None
+    if type(node) is not query.Or:
+        return None
+    found = {word for sub in node.subqueries if (word := _first_term(sub)) is not None}
+    return found.pop() if len(found) == 1 else None
+
+
+def _first_term(node: Any) -> str | None:
+    if type(node) is query.Term:
+        return str(node.text) if node.fieldname in TEXT_FIELDS else None
+    if type(node) is query.Or and node.subqueries:
+        return _first_term(node.subqueries[0])
+    return None
+
+
+COMPOUND_FIELD = "compounds"
+"""Each compound a paper writes, as "joined part part" terms ("qlearn q learn"): what a joined spelling typed
+in a query is split back into (`compound_table`)."""
+
+
+def compound_terms(texts: tuple[str, ...], analyzer: Any) -> dict[str, int]:
+    """One paper's compounds as `COMPOUND_FIELD` terms (term -> 1), analysed by `analyzer` (the stemming
+    one: the terms the text fields hold)."""
+    found: dict[str, int] = {}
+    for text in texts:
+        for written in COMPOUND_RE.findall(text):
+            pairs, joined = analyzer.analyse(written)
+            kept = [term for _part, term in pairs if term is not None]
+            if joined is not None and len(kept) > 1:
+                found[" ".join([joined, *kept])] = 1
+    return found
+
+
+def compound_table(reader: Any) -> dict[str, tuple[str, ...]]:
+    """Joined term -> the parts the papers most often write it with (`Q-learning`: "qlearn" -> q, learn)."""
+    if COMPOUND_FIELD not in reader.schema:
+        return {}
+    best: dict[str, tuple[int, tuple[str, ...]]] = {}
+    for raw, info in reader.iter_field(COMPOUND_FIELD):
+        joined, *words = raw.decode("utf-8").split(" ")
+        count = info.doc_frequency()
+        if joined not in best or count > best[joined][0]:
+            best[joined] = (count, tuple(words))
+    return {joined: words for joined, (_count, words) in best.items()}
+
+
+def with_split_compounds(node: Any, table: dict[str, tuple[str, ...]]) -> Any:
+    """`node` with each joined spelling of a compound the papers write (`Qlearning`, `nonconvex`) also
+    searched as its parts in a row: the joined spelling finds the spaced one. Runs before `with_compounds`,
+    whose marked terms it leaves alone."""
+    if not table:
+        return node
+    if type(node) is query.Term and node.fieldname in TEXT_FIELDS:
+        words = table.get(str(node.text))
+        if words is None:
+            return node
+        return query.Or([node, query.Phrase(node.fieldname, list(words), boost=node.boost)])
+    if type(node) is query.Phrase and node.fieldname in TEXT_FIELDS:
+        if not any(str(word) in table for word in node.words):
+            return node
+        split = [part for word in node.words for part in table.get(str(word), (str(word),))]
+        return query.Or([node, query.Phrase(node.fieldname, split, slop=node.slop, boost=node.boost)])
+    if node.is_leaf():
+        return node
+    return node.apply(lambda child: with_split_compounds(child, table))
+
+
+def _positional(schema: Any, field: str) -> bool:
+    format_ = getattr(schema[field], "format", None) if field in schema else None
+    return bool(format_ is not None and format_.supports("positions"))
+
+
+def typed_compound(word: str) -> str:
+    """A word as typed (maybe a compound, maybe with Greek or accents) as one folded, joined string: what a
+    prefix typed across a hyphen (`Q-lea`) is looked up as, since the index holds compounds joined too."""
+    return "".join(parts(word)) if word else word
