@@ -192,6 +192,7 @@ class SearchIndex:
         ranker = self._ranker.fast_ranker(searcher)
         if ranker is not None:
             ranker.warm()
+        self._ranker.vocabulary(searcher)
         return searcher
 
     @fresh

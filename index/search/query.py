@@ -16,6 +16,7 @@ from whoosh import qparser, query
 from index.search.bounds import MAX_EDITS
 from index.search.prefix_query import DocFrequency, mend_leaves, with_prefixes
 from index.search.schema import DEFAULT_FIELDS
+from index.search.vocabulary import Vocabulary, expand
 from index.search.typed_query import (
     FIELD_ALIASES,
     FUZZY_PREFIX,
@@ -106,11 +107,14 @@ class QueryParsers:
         plain.remove_plugin_class(qparser.BoostPlugin)
         self.plain = plain
 
-    def parse(self, typed: str, frequency: DocFrequency | None = None) -> ParsedQuery:
+    def parse(
+        self, typed: str, frequency: DocFrequency | None = None, vocabulary: Vocabulary | None = None
+    ) -> ParsedQuery:
         """Parse `typed`; never raises.
 
         `frequency` (the index's document frequencies) lets each `word*` rank its completions below the
-        whole word (`whole_word_or_prefix`); without it they rank as the whole word does.
+        whole word (`whole_word_or_prefix`); without it they rank as the whole word does. `vocabulary` (the
+        generation's compounds and acronyms) adds the spellings the papers use (vocabulary.py).
         """
         typed_query = read_query(typed)
         text, filters = typed_query.searched, typed_query.filters
@@ -138,6 +142,8 @@ class QueryParsers:
             lowered = [word.lower() for word in _WORD_RE.findall(text)]
             parsed = self.plain.parse(" ".join(lowered)) if lowered else None
             notices.insert(0, f"query {problem}; searched for the words as plain words")
+        if parsed is not None:  # every spelling of each word (vocabulary.py), whatever parser made it
+            parsed = expand(parsed, self.schema, frequency, vocabulary)
         return ParsedQuery(text, parsed, filters, _join(notices), words, problem is not None)
 
     def near_words(self, text: str, analyzer: Any) -> Any:

@@ -21,6 +21,7 @@ from index.search.bounds import Budget
 from index.search.highlight import matched_terms
 from index.search.prefix_query import share_expansions
 from index.search.query import ParsedQuery, QueryParsers
+from index.search.vocabulary import Vocabulary
 
 if TYPE_CHECKING:  # numpy (100-300 ms to import) loads with the first fast ranker, not at import
     from index.search.fastrank import FastRanker
@@ -155,6 +156,7 @@ class QueryRanker:
         self._ids_of = ids_of
         self._cache: OrderedDict[str, Ranked] = OrderedDict()
         self._fast: tuple[Any, FastRanker | None] | None = None
+        self._vocabulary: tuple[Any, Vocabulary] | None = None
 
     def parse(self, searcher: Any, text: str) -> ParsedQuery:
         """`text` parsed, each `word*` weighed by the index's document frequencies (never raises)."""
@@ -163,7 +165,13 @@ class QueryRanker:
         def frequency(field: str, term: str) -> tuple[int, int]:
             return searcher.doc_frequency(field, term), searcher.doc_count_all()
 
-        return self._parsers.parse(text, frequency)
+        return self._parsers.parse(text, frequency, self.vocabulary(searcher))
+
+    def vocabulary(self, searcher: Any) -> Vocabulary:
+        """This generation's compounds and acronyms (vocabulary.py), read from the index once."""
+        if self._vocabulary is None or self._vocabulary[0] is not searcher:
+            self._vocabulary = (searcher, Vocabulary.read(searcher.reader()))
+        return self._vocabulary[1]
 
     def ranked(
         self,
