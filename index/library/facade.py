@@ -58,6 +58,8 @@ class Library:
         self.notices: list[str] = []
         self.query_help = QUERY_HELP
         self.index_ready = False
+        self.index_format_changed = False
+        """The index was written by another version: the reader's first build rebuilds it (and says so)."""
         self.papers_complete = True
         """False while the reader shows only the first listing files (no index yet): `read_all_listings`."""
         self._maintenance: IndexMaintenance | None = None
@@ -130,6 +132,7 @@ class Library:
         self._papers = opened.papers
         self._papers_opened = self._index_maintenance().opened
         self.index_ready = self.index_ready or opened.index_ready
+        self.index_format_changed = not self.index_ready and self._search_index().format_changed()
         self.papers_complete = opened.complete
         return opened.papers
 

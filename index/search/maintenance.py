@@ -227,6 +227,13 @@ class IndexMaintenance:
             return f"the index in {self.index_dir} was unreadable ({self._broken})"
         return None
 
+    def format_changed(self) -> bool:
+        """Whether the index was written by another version of the schema (it is rebuilt on first use)."""
+        if self._broken is not None or self.ix is None:
+            return False
+        manifest = self._manifest()
+        return manifest is not None and manifest.schema_version != SCHEMA_VERSION
+
     def staleness(self, listing_paths: Sequence[Path]) -> str | None:
         """Why the index does not reflect `listing_paths` (stat first, digest only moved files), or None."""
         reason = self._full_build_reason()

@@ -54,13 +54,16 @@ class IndexBuilder:
         (`PapersApp.freeze_gc`), so tests and other hosts leave their process's collector alone."""
         self.progress = ""
         """One short phrase for the status line: "indexing 120/5000", "search unavailable: …", or empty."""
+        self._doing = "indexing"
 
     def start(self) -> None:
         """Build the index in a worker; or, when it is ready, warm its search there: the first key is fast."""
         if self._library.index_ready:
             self._after_first_paint(self._warm, "warm search")
             return
-        self.progress = "indexing…" if self._library.papers_complete else "reading listings…"
+        if self._library.index_format_changed:  # a new version of papers: the old index is rebuilt, once
+            self._doing = "rebuilding the index for this version of papers"
+        self.progress = f"{self._doing}…" if self._library.papers_complete else "reading listings…"
         self._after_first_paint(self._build, "index build")
 
     def _after_first_paint(self, work: Callable[[], None], name: str) -> None:
@@ -114,12 +117,12 @@ class IndexBuilder:
             self._library.discovery.warm()  # the for-you list's term weights, before 4 is pressed
 
     def _listings_read(self, notices: list[str]) -> None:
-        self.progress = "indexing…"
+        self.progress = f"{self._doing}…"
         self._on_listings_read(notices)
         self._on_progress()
 
     def _show_progress(self, done: int, total: int) -> None:
-        self.progress = f"indexing {done}/{total}"
+        self.progress = f"{self._doing} {done}/{total}"
         self._on_progress()
 
     def _failed(self, message: str) -> None:
