@@ -35,7 +35,9 @@ LONGEST = 10
 """Letters an acronym may have."""
 
 _DEFINED_RE = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9]{1,%d})\s*[);,]" % (LONGEST + 1))  # noqa: UP031
-_ACRONYM_RE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]{1,%d}(?![\w-])" % (LONGEST + 1))  # noqa: UP031
+_ACRONYM_RE = re.compile(r"[A-Z](?<![\w-].)[A-Za-z0-9]*?[A-Z][A-Za-z0-9]*+(?![\w-])")
+"""A word that starts with a capital and has another (`_is_acronym` then checks it is mostly capitals and
+short). The capital comes first so that the scan skips to capitals; `kNN` is not looked for."""
 _WORDS_RE = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
 _CLAUSE_END = re.compile(r"[.;:!?()\[\]]")
 
@@ -91,34 +93,36 @@ def definitions(text: str) -> Iterator[tuple[str, list[str]]]:
 
 def used(text: str) -> set[str]:
     """The acronyms `text` writes (as written)."""
-    return {word for word in _ACRONYM_RE.findall(text) if _is_acronym(word)}
+    return {word for word in _ACRONYM_RE.findall(text) if len(word) <= LONGEST + 2 and _is_acronym(word)}
 
 
 def acronym_terms(texts: Sequence[str], analyzer: Any) -> tuple[dict[str, int], dict[str, int]]:
     """One paper's definition terms and the acronyms it uses undefined, for its `DEFINED_FIELD` and
-    `USED_FIELD` (term -> 1), with `analyzer` (the stemming one: terms as the text fields index them)."""
+    `USED_FIELD` (term -> 1), with `analyzer` (the stemming `WordAnalyzer`: terms as the text fields index
+    them)."""
     defined: dict[str, int] = {}
     names: set[str] = set()
     for text in texts:
         for acronym, words in definitions(text):
             term = _single(acronym, analyzer)
             # Parts only (no joined compounds): the long form is searched as a phrase of them.
-            long_terms = [token.text for token in analyzer(" ".join(words).replace("-", " "))]
+            long_terms = [
+                term for word in words for _part, term in analyzer.analyse(word)[0] if term is not None
+            ]
             if term is not None and len(long_terms) >= 2:
                 defined[" ".join([term, *long_terms])] = 1
                 names.add(term)
     uses: dict[str, int] = {}
-    for text in texts:
-        for acronym in used(text):
-            term = _single(acronym, analyzer)
-            if term is not None and term not in names:
-                uses[term] = 1
+    for acronym in used("\n".join(texts)):
+        term = _single(acronym, analyzer)
+        if term is not None and term not in names:
+            uses[term] = 1
     return defined, uses
 
 
 def _single(word: str, analyzer: Any) -> str | None:
-    terms = [token.text for token in analyzer(word)]
-    return terms[0] if len(terms) == 1 else None
+    pairs, joined = analyzer.analyse(word)
+    return pairs[0][1] if len(pairs) == 1 and joined is None else None
 
 
 @dataclass(slots=True)

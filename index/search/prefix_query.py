@@ -19,7 +19,7 @@ from index.search.prefixes import PREFIX_FIELD, PrefixTerm, is_short
 from index.search.schema import DEFAULT_FIELDS
 from index.search.typed_query import read_query
 from index.search.whoosh_private import expand_once
-from index.search.wordforms import typed_compound
+from index.search.wordforms import JOINED, typed_compound
 
 DocFrequency = Callable[[str, str], tuple[int, int]]
 """(field, term) -> (documents holding the term, documents in the index): what BM25F's idf is made of."""
@@ -34,6 +34,11 @@ def with_prefixes(node: Any, schema: Any, frequency: DocFrequency | None = None)
         wholes = [_whole_word(field, short.text, short.boost, schema) for field in DEFAULT_FIELDS]
         found = [term for term in wholes if term is not None]
         return query.Or([*found, PrefixTerm(short.text, boost=short.boost)])
+    if type(node) is query.Prefix and node.text.startswith(JOINED) and len(node.text) > 1:
+        # Typed across a hyphen (`Q-lea`): the compounds written with one, or written joined (`Qlearning`).
+        joined = query.Prefix(node.fieldname, node.text, boost=node.boost, constantscore=False)
+        plain = query.Prefix(node.fieldname, node.text[len(JOINED) :], boost=node.boost)
+        return query.Or([joined, whole_word_or_prefix(plain, schema, frequency)])
     if type(node) is query.Prefix:
         return whole_word_or_prefix(node, schema, frequency)
     if node.is_leaf():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import re
+import unicodedata
 from bisect import insort
 from collections.abc import Iterator
 from typing import Any
@@ -57,6 +58,9 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
         self.is_morph = stem
         self._stems: dict[str, str] = {}
         self._known: dict[str, Parsed] = {}
+        self._entries: dict[str, str | Parsed | None] = {}
+        self.joined_parts: dict[str, tuple[str, ...]] = {}
+        """A joined compound term -> the terms of the parts it was first seen with ("-qlearn": q, learn)."""
 
     def __getstate__(self) -> dict[str, Any]:
         # The schema is pickled into every index TOC: keep the caches out of it.
@@ -67,6 +71,8 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
         self.stop = bool(state["stop"])
         self._stems = {}
         self._known = {}
+        self._entries = {}
+        self.joined_parts = {}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, WordAnalyzer) and (self.stem, self.stop) == (other.stem, other.stop)
@@ -98,8 +104,15 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
             if known is not None:
                 return known
         folded = wordforms.parts(token)
-        pairs = tuple((part, self.term(part, stem)) for part in folded)
-        joined = self.term("".join(folded), stem) if len(folded) > 1 else None
+        pairs = tuple((part, self.term(part, stem) if part else None) for part in folded)
+        joined = None
+        if len(folded) > 1:
+            joined_term = self.term("".join(folded), stem)
+            joined = None if joined_term is None else wordforms.JOINED + joined_term
+            if joined is not None and stem is None:
+                kept = tuple(term for _part, term in pairs if term is not None)
+                if len(kept) > 1:
+                    self.joined_parts.setdefault(joined, kept)
         found = (pairs, joined)
         if stem is None:
             self._known[token] = found
@@ -132,6 +145,7 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
         number = start_pos  # parts seen (stopped or not), counted from start_pos
         pos: int | None = None  # the last kept part's position
         querying = mode == "query"
+        value = _composed(value)
         for match in wordforms.TOKEN_RE.finditer(value):
             written = match.group()
             pairs, joined = self.analyse(written, stem)
@@ -141,10 +155,11 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
                 marked = wordforms.compound_token(joined, [term for _part, term in pairs if term is not None])
                 yield emit(marked, pos, match.start(), match.end(), written)
                 continue
+            core = (match.start(), match.start() + len(wordforms.written_part(written)))
             spans = (
-                [match.span()]
+                [core]
                 if len(pairs) == 1
-                else [found.span() for found in wordforms.PART_RE.finditer(value, *match.span())]
+                else [found.span() for found in wordforms.PART_RE.finditer(value, *core)]
             )
             first: tuple[int, str] | None = None
             for (part, term), (start, end) in zip(pairs, spans, strict=True):
@@ -181,34 +196,69 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
 
     def _positions(self, value: str) -> dict[str, list[int]]:
         found: dict[str, list[int]] = {}
-        known = self._known
+        entries = self._entries
         number = 0
         pos = -1
-        for written in wordforms.TOKEN_RE.findall(value):
-            analysed = known.get(written)
-            if analysed is None:
-                analysed = self.analyse(written)
-            pairs, joined = analysed
-            first = -1
-            first_term = None
-            for _part, term in pairs:
-                if term is not None:
-                    # Kept parts are numbered consecutively from the first one's part number: stop words
-                    # leave no gap.
-                    pos = number if pos < 0 else pos + 1
-                    if first < 0:
-                        first, first_term = pos, term
-                    places = found.get(term)
-                    if places is None:
-                        found[term] = [pos]
-                    else:
-                        places.append(pos)
+        for written in wordforms.TOKEN_RE.findall(_composed(value)):
+            entry = entries.get(written, _UNKNOWN)
+            if entry is _UNKNOWN:
+                entry = entries[written] = self._entry(written)
+            if entry.__class__ is str:  # most tokens: one part, kept
+                # Kept parts are numbered consecutively from the first one's part number: stop words
+                # leave no gap.
+                pos = number if pos < 0 else pos + 1
                 number += 1
-            if joined is not None and joined != first_term:
-                if first < 0:
-                    first = pos = number - 1 if pos < 0 else pos + 1
-                _add_joined(found, joined, first)
+                places = found.get(entry)
+                if places is None:
+                    found[entry] = [pos]
+                else:
+                    places.append(pos)
+            elif entry is None:  # one part, a stop word
+                number += 1
+            else:
+                number, pos = _add_compound(found, entry, number, pos)  # type: ignore[arg-type]
         return found
+
+    def _entry(self, written: str) -> str | Parsed | None:
+        """What `_positions` keeps of a written token: its one part's term (None: a stop word), or its
+        parts and joined form."""
+        pairs, joined = self.analyse(written)
+        return pairs[0][1] if len(pairs) == 1 and joined is None else (pairs, joined)
+
+
+_UNKNOWN = object()
+
+
+def _composed(value: str) -> str:
+    """`value` with letters and the accents typed after them composed (`o` + U+0308 is `ö`), so that a
+    token does not end at an accent: the tokens' character offsets are then the composed text's."""
+    if value.isascii() or unicodedata.is_normalized("NFC", value):
+        return value
+    return unicodedata.normalize("NFC", value)
+
+
+def _add_compound(found: dict[str, list[int]], parsed: Parsed, number: int, pos: int) -> tuple[int, int]:
+    """A compound's parts at their positions and its joined term at its first kept part's; the part count
+    and last position after it."""
+    pairs, joined = parsed
+    first = -1
+    first_term = None
+    for _part, term in pairs:
+        if term is not None:
+            pos = number if pos < 0 else pos + 1
+            if first < 0:
+                first, first_term = pos, term
+            places = found.get(term)
+            if places is None:
+                found[term] = [pos]
+            else:
+                places.append(pos)
+        number += 1
+    if joined is not None and joined != first_term:
+        if first < 0:  # every part a stop word: the joined word takes a place of its own
+            first = pos = number - 1 if pos < 0 else pos + 1
+        _add_joined(found, joined, first)
+    return number, pos
 
 
 class _Emitter:
@@ -369,15 +419,18 @@ def _placed(t: Any, stopped: bool, pos: int, chars: tuple[int, int] | None) -> A
 
 def _reference_analysis(written: str) -> tuple[list[tuple[str, int, int]], list[str | None], str | None]:
     """A written token's folded parts with their offsets, their terms (None: a stop word), the joined term."""
-    found = [(m.group(), m.start(), m.end()) for m in wordforms.PART_RE.finditer(written)]
-    if len(found) == 2 and found[1][0] in ("++", "#"):
-        found = [(written, 0, len(written))]
+    core = wordforms.written_part(written)
+    if wordforms.LANGUAGE_RE.fullmatch(core):
+        found = [(core.lower(), 0, len(core))]
+    else:
+        found = [(m.group(), m.start(), m.end()) for m in wordforms.PART_RE.finditer(core)]
     folded = [(wordforms.fold(text), a, b) for text, a, b in found]
-    folded = [item for item in folded if item[0]]
-    terms = [None if text in analysis.STOP_WORDS else porter_stem(text) for text, _a, _b in folded]
+    terms = [
+        None if not text or text in analysis.STOP_WORDS else porter_stem(text) for text, _a, _b in folded
+    ]
     joined_text = "".join(text for text, _a, _b in folded)
     stopped = len(folded) < 2 or joined_text in analysis.STOP_WORDS
-    return folded, terms, None if stopped else porter_stem(joined_text)
+    return folded, terms, None if stopped else wordforms.JOINED + porter_stem(joined_text)
 
 
 def build_schema() -> fields.Schema:
@@ -436,7 +489,9 @@ def document(paper: Paper, plain_abstract: str) -> dict[str, Any]:
         _PREFIXES.add(prefixes, _NAMES.positions(doc["authors"]))
     if prefixes:
         doc[PREFIX_FIELD] = prefixes
-    compounds = wordforms.compound_terms((headline, plain_abstract), _STEMMED)
+    compounds = wordforms.compound_terms(
+        [*_STEMMED.positions(headline), *_STEMMED.positions(plain_abstract)], _STEMMED
+    )
     if compounds:
         doc[wordforms.COMPOUND_FIELD] = compounds
     defined, used = acronyms.acronym_terms((headline, plain_abstract), _STEMMED)

@@ -19,26 +19,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from whoosh import query
 
-_PART = r"[^\W_](?:[^\W_]|[\u0300-\u036f])*"
-"""Letters and digits, with any combining accents typed after a letter (`o\u0308`, not yet `ö`)."""
-TOKEN_RE = re.compile(
-    r"[^\W\d_](?:\+\+|#)(?![\w+#])|(?!(?<=\w['\u2019])[sStT](?!\w))"
-    + _PART
-    + r"(?:[-\u2010\u2011_]"
-    + _PART
-    + ")*"
-)
-"""A token as written: `C++` / `C#` (one letter), or alphanumeric parts joined by hyphens or underscores; the
-`s` of a possessive and the `t` of "don't" are not tokens."""
-COMPOUND_RE = re.compile(_PART + r"(?:[-\u2010\u2011_]" + _PART + ")+")
-"""A token of two parts or more (what `compounds` looks for)."""
-PART_RE = re.compile(_PART + r"|\+\+|#")
-"""The parts of a token: what is indexed one by one (`++` and `#` only stay with the letter they follow)."""
+TOKEN_RE = re.compile(r"[^\W_]++(?:[-\u2010\u2011_][^\W_]++)*+(?:\+\+|#(?!\w)|['\u2019][sStT](?!\w))?")
+"""A token as written: a word, or alphanumeric parts joined by hyphens or underscores; with what may follow
+it (`++` or `#`, kept for `C++` / `C#` / `F#`; the `'s` of a possessive and the `'t` of "don't", dropped)."""
+PART_RE = re.compile(r"[^\W_]+")
+"""The parts of a token: what is indexed one by one."""
+LANGUAGE_RE = re.compile(r"[^\W\d_](?:\+\+|#)")
+"""A one-letter language name (`C++`, `C#`, `F#`): one word, as written."""
 SIMPLE_RE = re.compile(r"[a-z0-9]+")
 """A lowercased ASCII word: nothing to fold, one part (the common case, answered without `fold`)."""
 
@@ -98,15 +90,31 @@ def fold(word: str) -> str:
     return unicodedata.normalize("NFC", stripped)
 
 
+def written_part(token: str) -> str:
+    """The part of a `TOKEN_RE` token that is indexed: without a possessive's `'s` or the `++` of a name
+    that is not one letter (`GPT++`); a one-letter language name whole."""
+    if token[-1].isalnum() and token[-2:-1] not in ("'", "\u2019"):
+        return token
+    if LANGUAGE_RE.fullmatch(token):
+        return token
+    return token[:-1] if token[-1] == "#" else token[:-2]
+
+
 def parts(token: str) -> list[str]:
     """The folded parts of a token as `TOKEN_RE` found it: `Q-learning` -> q, learning; `C++` -> c++."""
     lowered = token.lower()
     if SIMPLE_RE.fullmatch(lowered):
         return [lowered]
-    found = PART_RE.findall(token)
-    if len(found) == 2 and found[1] in ("++", "#"):
-        return [fold(found[0]) + found[1]]
-    return [folded for part in found if (folded := fold(part))]
+    token = written_part(token)
+    if LANGUAGE_RE.fullmatch(token):
+        return [token.lower()]
+    return [folded for part in PART_RE.findall(token) if (folded := fold(part))]
+
+
+JOINED = "-"
+"""Starts every joined compound term ("-qlearn"): a word being typed (`diffusion*`) never completes to a
+compound that starts with it ("diffusion-based"), which would count the word twice; a prefix typed across
+a hyphen (`Q-lea*`) looks for joined terms only (`typed_compound`)."""
 
 
 def compound_token(joined: str, words: list[str]) -> str:
@@ -123,7 +131,8 @@ def with_compounds(node: Any, schema: Any) -> Any:
     position in the index, so both line up).
     """
     if type(node) is query.Term and MARK in str(node.text):
-        joined, *words = str(node.text).split(MARK)
+        marked, *words = str(node.text).split(MARK)
+        joined = marked.removeprefix(JOINED)
         field, boost = node.fieldname, node.boost
         if len(words) < 2:
             split: Any = query.Term(field, words[0] if words else joined, boost=boost)
@@ -136,9 +145,9 @@ def with_compounds(node: Any, schema: Any) -> Any:
         split_words: list[str] = []
         whole: list[str] = []
         for word in node.words:
-            joined, *words = str(word).split(MARK)
-            split_words.extend(words or [joined])
-            whole.append(joined)
+            marked, *words = str(word).split(MARK)
+            split_words.extend(words or [marked])
+            whole.append(marked.removeprefix(JOINED))
         field, slop, boost = node.fieldname, node.slop, node.boost
         return query.Or(
             [
@@ -205,16 +214,16 @@ COMPOUND_FIELD = "compounds"
 in a query is split back into (`compound_table`)."""
 
 
-def compound_terms(texts: tuple[str, ...], analyzer: Any) -> dict[str, int]:
-    """One paper's compounds as `COMPOUND_FIELD` terms (term -> 1), analysed by `analyzer` (the stemming
-    one: the terms the text fields hold)."""
+def compound_terms(terms: Iterable[str], analyzer: Any) -> dict[str, int]:
+    """One paper's compounds as `COMPOUND_FIELD` terms (term -> 1), from the terms its fields were indexed
+    with (`WordAnalyzer.positions`): each joined term, with the parts `analyzer` split it into."""
     found: dict[str, int] = {}
-    for text in texts:
-        for written in COMPOUND_RE.findall(text):
-            pairs, joined = analyzer.analyse(written)
-            kept = [term for _part, term in pairs if term is not None]
-            if joined is not None and len(kept) > 1:
-                found[" ".join([joined, *kept])] = 1
+    parts_of = analyzer.joined_parts
+    for term in terms:
+        if term[0] == JOINED:
+            kept = parts_of.get(term)
+            if kept is not None:
+                found[" ".join([term[len(JOINED) :], *kept])] = 1
     return found
 
 
@@ -258,6 +267,9 @@ def _positional(schema: Any, field: str) -> bool:
 
 
 def typed_compound(word: str) -> str:
-    """A word as typed (maybe a compound, maybe with Greek or accents) as one folded, joined string: what a
-    prefix typed across a hyphen (`Q-lea`) is looked up as, since the index holds compounds joined too."""
-    return "".join(parts(word)) if word else word
+    """A word as typed (maybe a compound, maybe with Greek or accents) as one folded string: what a prefix
+    typed across a hyphen (`Q-lea`) is looked up as (`JOINED` "qlea": the index holds compounds joined)."""
+    found = parts(word) if word else []
+    if len(found) > 1:
+        return JOINED + "".join(found)
+    return found[0] if found else word.lower()

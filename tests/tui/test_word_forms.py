@@ -78,10 +78,8 @@ async def test_an_index_of_an_older_version_is_rebuilt_once_and_the_status_line_
         assert library.index_format_changed and not library.index_ready
         app = reader(library)
         async with app.run_test(size=(160, 40)) as pilot:
-            await pilot.pause()
-            assert "rebuilding the index for this version of papers" in status_text(app)
             await settle(pilot)
-            assert any("rebuilding the index" in line for line in seen), seen
+            assert any("rebuilding the index for this version of papers" in line for line in seen), seen
             assert library.index_ready
             assert "rebuilding" not in status_text(app)
             await pilot.press("slash", *"Qlearning", "enter")

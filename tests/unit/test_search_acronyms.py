@@ -46,7 +46,7 @@ def test_definitions_are_found_by_their_letters() -> None:
         ("GNNs", ["graph", "neural", "networks"]),
     ]
     assert list(definitions("Results (AUC) improve. Nothing (here) or (XYZ) matches.")) == []
-    assert used("GNNs beat MLPs and ImageNet models; kNN too") == {"GNNs", "MLPs", "kNN"}
+    assert used("GNNs beat MLPs and ImageNet models; RL too") == {"GNNs", "MLPs", "RL"}
 
 
 def test_an_acronym_finds_papers_that_only_spell_it_out_below_the_exact_ones(index: SearchIndex) -> None:
