@@ -282,6 +282,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     catalog = load_catalog([args.listings])
     titles = titles_by_id(args.jsonl)
     papers = [paper for paper in catalog.papers if paper.id in titles]
+    if not papers:
+        raise SystemExit(f"bench_relevance: no paper of {args.listings} has a title in {args.jsonl}")
     _say(f"{len(papers)} papers with a real title of {len(catalog.papers)}; rendering abstracts")
     rows = [Row(paper.id, "", to_plain(paper.abstract), "", paper.year) for paper in catalog.papers]
 

@@ -86,9 +86,9 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
     def has_morph(self) -> bool:
         return self.stem
 
-    def term(self, folded: str, stem: bool | None = None) -> str | None:
-        """The indexed term of one folded part, or None for a stop word."""
-        if self.stop and folded in analysis.STOP_WORDS:
+    def term(self, folded: str, stem: bool | None = None, stop: bool = True) -> str | None:
+        """The indexed term of one folded part, or None for a stop word (unless not `stop`)."""
+        if stop and self.stop and folded in analysis.STOP_WORDS:
             return None
         if not (self.stem if stem is None else stem):
             return folded
@@ -105,6 +105,9 @@ class WordAnalyzer(analysis.Analyzer):  # type: ignore[misc]
                 return known
         folded = wordforms.parts(token)
         pairs = tuple((part, self.term(part, stem) if part else None) for part in folded)
+        if len(pairs) > 1 and sum(1 for _part, term in pairs if term is not None) < 2:
+            # `on-policy`, `in-context`: a compound that would keep one part keeps its stop words.
+            pairs = tuple((part, self.term(part, stem, stop=False) if part else None) for part in folded)
         joined = None
         if len(folded) > 1:
             joined_term = self.term("".join(folded), stem)
@@ -428,6 +431,8 @@ def _reference_analysis(written: str) -> tuple[list[tuple[str, int, int]], list[
     terms = [
         None if not text or text in analysis.STOP_WORDS else porter_stem(text) for text, _a, _b in folded
     ]
+    if len(terms) > 1 and sum(1 for term in terms if term is not None) < 2:
+        terms = [porter_stem(text) if text else None for text, _a, _b in folded]
     joined_text = "".join(text for text, _a, _b in folded)
     stopped = len(folded) < 2 or joined_text in analysis.STOP_WORDS
     return folded, terms, None if stopped else wordforms.JOINED + porter_stem(joined_text)

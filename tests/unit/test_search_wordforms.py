@@ -136,3 +136,14 @@ def test_parts_and_the_joined_word_share_positions() -> None:
         "art": [3],
         "-stateoftheart": [2],
     }
+
+
+def test_a_compound_of_a_stop_word_keeps_it() -> None:
+    analyzer = WordAnalyzer()
+    assert analyzer.positions("on-policy and off-policy") == {
+        "on": [0],
+        "polici": [1, 3],
+        "-onpolici": [0],
+        "off": [2],
+        "-offpolici": [2],
+    }
