@@ -111,6 +111,8 @@ def parts(token: str) -> list[str]:
     return [folded for part in PART_RE.findall(token) if (folded := fold(part))]
 
 
+SPACED_BOOST = 0.25
+"""What a compound's parts in a row count for against the compound written whole (`with_compounds`)."""
 JOINED = "-"
 """Starts every joined compound term ("-qlearn"): a word being typed (`diffusion*`) never completes to a
 compound that starts with it ("diffusion-based"), which would count the word twice; a prefix typed across
@@ -125,10 +127,13 @@ def compound_token(joined: str, words: list[str]) -> str:
 def with_compounds(node: Any, schema: Any) -> Any:
     """`node` with each marked compound term (`compound_token`) made what it stands for.
 
-    A term becomes "the parts in a row, or the joined word" (`Q-learning` finds `Q-learning`, `Q learning`
-    and `Qlearning`; in a field without positions, the parts anywhere); a phrase holding one becomes "the
-    phrase with the parts, or the phrase with the joined word" (the joined word stands at the first part's
-    position in the index, so both line up).
+    A term becomes "the compound as written with its hyphen, or joined, or its parts in a row"
+    (`Q-learning` finds `Q-learning`, `Qlearning` and `Q learning`; in a field without positions, the parts
+    anywhere). The written compounds are ranked by how often the paper writes the compound itself (its
+    `JOINED` term), not by how often it writes each part (`learning`), and the parts in a row, a rarer and
+    looser spelling, count for `SPACED_BOOST` of that. A phrase holding one becomes "the phrase with the
+    parts, or the phrase with the joined word" (the joined word stands at the first part's position in the
+    index, so both line up).
     """
     if type(node) is query.Term and MARK in str(node.text):
         marked, *words = str(node.text).split(MARK)
@@ -137,10 +142,11 @@ def with_compounds(node: Any, schema: Any) -> Any:
         if len(words) < 2:
             split: Any = query.Term(field, words[0] if words else joined, boost=boost)
         elif _positional(schema, field):
-            split = query.Phrase(field, words, boost=boost)
+            split = query.Phrase(field, words, boost=boost * SPACED_BOOST)
         else:
-            split = query.And([query.Term(field, word) for word in words], boost=boost)
-        return query.Or([query.Term(field, joined, boost=boost), split])
+            split = query.And([query.Term(field, word) for word in words], boost=boost * SPACED_BOOST)
+        written = [query.Term(field, marked, boost=boost)] if marked != joined else []
+        return query.Or([*written, query.Term(field, joined, boost=boost), split])
     if type(node) is query.Phrase and any(MARK in str(word) for word in node.words):
         split_words: list[str] = []
         whole: list[str] = []
