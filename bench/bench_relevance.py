@@ -288,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = [Row(paper.id, "", to_plain(paper.abstract), "", paper.year) for paper in catalog.papers]
 
     ix = SearchIndex.open(args.index_dir)
-    stale = ix.staleness([args.listings])
+    stale = ix.maintenance.staleness([args.listings])
     if stale is not None:
         raise SystemExit(f"bench_relevance: the index in {args.index_dir} is not current ({stale})")
     with tempfile.TemporaryDirectory(prefix="papers-relevance-") as work:
@@ -325,7 +325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f'topics "" ({len(quoted)})': run_set("quoted topics", quoted, engines, args.per_query),
         }
         fts5.close()
-    ix.close()
+    ix.maintenance.close()
     print(f"\n{len(catalog.papers):,} abstracts; relevant = real title holds the query (see the docstring)")
     print(f"{'set':<18}" + "".join(f"{engine + ' P@10 / nDCG@20':>26}" for engine in ENGINES))
     for name, figures in results.items():

@@ -132,7 +132,7 @@ class Library:
         self._papers = opened.papers
         self._papers_opened = self._index_maintenance().opened
         self.index_ready = self.index_ready or opened.index_ready
-        self.index_format_changed = not self.index_ready and self._search_index().format_changed()
+        self.index_format_changed = not self.index_ready and self._index_maintenance().format_changed()
         self.papers_complete = opened.complete
         return opened.papers
 

@@ -16,7 +16,6 @@ from whoosh import qparser, query
 from index.search.bounds import MAX_EDITS
 from index.search.prefix_query import DocFrequency, mend_leaves, with_prefixes
 from index.search.schema import DEFAULT_FIELDS
-from index.search.vocabulary import Vocabulary, expand
 from index.search.typed_query import (
     FIELD_ALIASES,
     FUZZY_PREFIX,
@@ -25,6 +24,7 @@ from index.search.typed_query import (
     MarkFilter,
     read_query,
 )
+from index.search.vocabulary import Vocabulary, expand
 
 QUERY_HELP = """\
 Query syntax
@@ -32,6 +32,8 @@ Query syntax
   "exact phrase"          the words next to each other, in this order
   graph OR network        either word;  NOT word  or  -word  leaves papers with the word out
   (a OR b) c              parentheses group
+  Q-learning              a word's every spelling: Q learning, Qlearning; ε = epsilon, ö = o, ℓ1 = L1
+  GNN                     also "graph neural networks" when papers define it so (and the reverse)
   diffu*                  words starting with diffu
   difusion~               words within one typo (difusion~2: two typos, the most allowed)
   title:graph             in the listing's own title only (a paper listed without one has none)

@@ -182,6 +182,8 @@ def _tagger() -> Any:
 
 
 _TAGGER = _tagger()
+_JOINERS = "_-\u2010\u2011"
+"""What joins the parts of a compound word (wordforms.TOKEN_RE)."""
 _OPEN, _CLOSE = qparser.GroupPlugin.OpenBracket, qparser.GroupPlugin.CloseBracket
 _MARKS = (qparser.WildcardPlugin.WildcardNode, qparser.FuzzyTermPlugin.FuzzinessNode)
 
@@ -218,7 +220,8 @@ class _Reading:
             isinstance(last, Word)
             and not last.marked
             and last.end == len(self.text)
-            and all(char.isalnum() or char == "_" for char in last.text)
+            and all(char.isalnum() or char in _JOINERS for char in last.text)
+            and last.text[-1].isalnum()  # `Q-lea` is a compound being typed (wordforms.py), `Q-` is not yet
             and last.text not in OPERATORS
             and (last.field is None or last.field in PREFIX_FIELDS)
             and balanced

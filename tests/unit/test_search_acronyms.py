@@ -31,7 +31,7 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
     listing = root / "acronyms.txt"
     listing.write_text("Acronyms 2024 Papers\n\n" + "\n\n".join(ABSTRACTS.values()) + "\n", encoding="utf-8")
     built = SearchIndex.open(root / "ix")
-    built.rebuild(load_catalog([listing]))
+    built.maintenance.rebuild(load_catalog([listing]))
     return built
 
 
@@ -74,6 +74,6 @@ def test_a_papers_own_definition_wins_over_the_corpus_wide_one(index: SearchInde
 
 def test_the_table_is_stored_with_the_index(index: SearchIndex) -> None:
     # A fresh process's view: the table comes from the index directory, not from anything kept in memory.
-    reopened = SearchIndex.open(index.index_dir)
+    reopened = SearchIndex.open(index.maintenance.index_dir)
     assert [NAMES[paper] for paper in reopened.search("GNN", limit=None).ids][-1] == "gnn-spelled"
-    reopened.close()
+    reopened.maintenance.close()

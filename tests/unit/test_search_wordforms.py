@@ -42,7 +42,7 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
     listing = root / "forms.txt"
     listing.write_text("Forms 2024 Papers\n\n" + "\n\n".join(ABSTRACTS.values()) + "\n", encoding="utf-8")
     built = SearchIndex.open(root / "ix")
-    built.rebuild(load_catalog([listing]))
+    built.maintenance.rebuild(load_catalog([listing]))
     return built
 
 
