@@ -32,8 +32,6 @@ Query syntax
   "exact phrase"          the words next to each other, in this order
   graph OR network        either word;  NOT word  or  -word  leaves papers with the word out
   (a OR b) c              parentheses group
-  Q-learning              a word's every spelling: Q learning, Qlearning; ε = epsilon, ö = o, ℓ1 = L1
-  GNN                     also "graph neural networks" when papers define it so (and the reverse)
   diffu*                  words starting with diffu
   difusion~               words within one typo (difusion~2: two typos, the most allowed)
   title:graph             in the listing's own title only (a paper listed without one has none)
