@@ -36,18 +36,20 @@ QUERIES = {
 }
 
 _TIMED = """
-import json, sys, time
+import json, os, sys, threading, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from index.search.index import SUGGEST_BELOW, SearchIndex
 index = SearchIndex.open(Path(sys.argv[2]))
 index.match("diffusion models")
-query = sys.argv[3]
+query, limit = sys.argv[3], float(sys.argv[4])
+threading.Timer(limit, lambda: (print(json.dumps([None, 0, "killed"]), flush=True), os._exit(0))).start()
 started = time.perf_counter()
 matched = index.match(query)
 if len(matched.ids) < SUGGEST_BELOW:
     index.suggest(matched)
-print(json.dumps([time.perf_counter() - started, len(matched.ids), matched.notice]))
+print(json.dumps([time.perf_counter() - started, len(matched.ids), matched.notice]), flush=True)
+os._exit(0)
 """
 
 
@@ -64,15 +66,18 @@ def fuzzy_words(listings: Path, count: int = 1000) -> str:
 
 
 def timed(repo: Path, index_dir: Path, query: str, timeout: float) -> tuple[float | None, int, str]:
-    """Seconds `repo`'s code takes to answer `query` (None: killed at `timeout`), its hits and notice."""
-    argv = [sys.executable, "-c", _TIMED, str(repo), str(index_dir), query]
+    """Seconds `repo`'s code takes to answer `query` (None: stopped at `timeout`, counted from when the query
+    starts, so a slow start-up on a loaded machine is not charged to it), its hits and its notice."""
+    argv = [sys.executable, "-c", _TIMED, str(repo), str(index_dir), query, str(timeout)]
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=repo)
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout + 600, cwd=repo)
     except subprocess.TimeoutExpired:
-        return None, 0, f"killed after {timeout:g} s"
-    if done.returncode != 0:
+        return None, 0, "start-up and warm-up took over 10 minutes"
+    if done.returncode != 0 or not done.stdout.strip():
         return None, 0, f"failed: {done.stderr.strip().splitlines()[-1:]}"
     seconds, hits, notice = json.loads(done.stdout.strip().splitlines()[-1])
+    if seconds is None:
+        return None, 0, f"killed after {timeout:g} s"
     return float(seconds), int(hits), str(notice or "")
 
 
