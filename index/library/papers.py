@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple, overload
 
+from index.headline.contribution import contribution
 from index.listings.catalog import headlines_on_demand, load_catalog, load_first_listings, no_headline
 from index.listings.reader import expand_paths
 from index.models import Catalog, Notice, Paper, Rendered
@@ -185,6 +186,20 @@ class Papers:
         link = safe_url(paper.url) if paper.url else None
         title = self.title(paper_id)
         return PaperPage(paper, title, not paper.title, self.rendered(paper_id), link, matches)
+
+    def preview(self, paper_id: str, highlight: Highlight | None = None) -> tuple[str, tuple[MatchSpan, ...]]:
+        """The clause of the abstract that states the paper's contribution ("we propose X, a ..."): the
+        reader's preview line under a headline, display-safe, with `highlight`'s matches in it (offsets into
+        the clause)."""
+        text = self.rendered(paper_id).text  # the text `page`'s matches are offsets into
+        start, end = contribution(text)
+        matches = self._spans(paper_id, highlight) if highlight else ()
+        inside = tuple(
+            MatchSpan(match.start - start, match.end - start)
+            for match in matches
+            if start <= match.start and match.end <= end
+        )
+        return text[start:end], inside
 
     def rows(self) -> Iterator[tuple[str, str, str | None, int | None]]:
         """(id, headline, venue, year) of every paper, from the snapshot's columns when there is one: what

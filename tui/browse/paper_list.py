@@ -32,6 +32,10 @@ class Row(NamedTuple):
 
 
 Describe = Callable[[str], Row]
+Preview = Callable[[str], tuple[str, Sequence[tuple[int, int]]]]
+"""A paper's preview line (the clause stating its contribution) and the matches in it, as offsets."""
+PREVIEW_INDENT = "    "
+"""The preview line starts under the headline, past the marks."""
 
 WHERE_WIDTH = 16
 """The venue column is as wide as the longest venue and year shown, up to this."""
@@ -64,6 +68,8 @@ class PaperList(ScrollView, can_focus=True):
         "paper-list--where",
         "paper-list--tags",
         "paper-list--empty",
+        "paper-list--preview",
+        "paper-list--match",
     }
 
     cursor: reactive[int] = reactive(0, always_update=True, init=False)
@@ -87,9 +93,12 @@ class PaperList(ScrollView, can_focus=True):
             super().__init__()
             self.paper_id = paper_id
 
-    def __init__(self, describe: Describe, *, id: str | None = None) -> None:
+    def __init__(self, describe: Describe, *, preview: Preview | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
         self._describe = describe
+        self._preview = preview
+        self.row_height = 1
+        """2 when each paper's row has its preview line under the headline (the screen's `p`)."""
         self._ids: Sequence[str] = ()
         self.show_where = False
         self.where_width = WHERE_WIDTH
@@ -108,7 +117,7 @@ class PaperList(ScrollView, can_focus=True):
         """Show new papers, keeping `select` (or the current paper) under the cursor if still listed."""
         keep = select if select is not None else self.selected_id
         self._ids = ids
-        self.virtual_size = Size(self.size.width, len(ids))
+        self.virtual_size = Size(self.size.width, len(ids) * self.row_height)
         index = 0
         if keep is not None:
             try:
@@ -118,6 +127,13 @@ class PaperList(ScrollView, can_focus=True):
         self.scroll_to(y=0, animate=False, immediate=True)
         self.cursor = index
         self.refresh()
+
+    def set_row_height(self, height: int) -> None:
+        """One line per paper, or two with the preview line; the paper under the cursor stays in view."""
+        self.row_height = height
+        self.virtual_size = Size(self.size.width, len(self._ids) * height)
+        self.refresh()
+        self.call_after_refresh(self._keep_cursor_visible)
 
     def select(self, paper_id: str) -> bool:
         """Move the cursor to a paper if it is listed."""
@@ -131,8 +147,9 @@ class PaperList(ScrollView, can_focus=True):
         return max(0, min(value, len(self._ids) - 1)) if self._ids else 0
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self.refresh_line(old)
-        self.refresh_line(new)
+        for index in (old, new):
+            for line in range(self.row_height):
+                self.refresh_line(index * self.row_height + line)
         self._keep_cursor_visible()
         chosen, self._by_user = self._by_user, False
         self.post_message(self.Highlighted(self.selected_id, chosen=chosen))
@@ -147,15 +164,19 @@ class PaperList(ScrollView, can_focus=True):
         if not self._ids:
             return
         self.scroll_to_region(
-            Region(0, self.cursor, 1, 1), animate=False, force=True, immediate=True, spacing=None
+            Region(0, self.cursor * self.row_height, 1, self.row_height),
+            animate=False,
+            force=True,
+            immediate=True,
+            spacing=None,
         )
 
     def on_resize(self, event: events.Resize) -> None:
-        self.virtual_size = Size(event.size.width, len(self._ids))
+        self.virtual_size = Size(event.size.width, len(self._ids) * self.row_height)
         self.call_after_refresh(self._keep_cursor_visible)
 
     def _page(self) -> int:
-        return max(1, self.scrollable_content_region.height - 1)
+        return max(1, self.scrollable_content_region.height // self.row_height - 1)
 
     def action_cursor_down(self) -> None:
         self.move(self.cursor + 1)
@@ -184,7 +205,7 @@ class PaperList(ScrollView, can_focus=True):
         offset = event.get_content_offset(self)
         if offset is None:
             return
-        index = self.scroll_offset.y + offset.y
+        index = (self.scroll_offset.y + offset.y) // self.row_height
         if 0 <= index < len(self._ids):
             self.move(index)
             if event.chain > 1:
@@ -193,7 +214,8 @@ class PaperList(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         base = self.rich_style
-        index = self.scroll_offset.y + y
+        line = self.scroll_offset.y + y
+        index, part = divmod(line, self.row_height)
         if not self._ids:
             if y == 0:
                 style = self.get_component_rich_style("paper-list--empty")
@@ -201,6 +223,12 @@ class PaperList(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         if index >= len(self._ids):
             return Strip.blank(width, base)
+        if part:
+            return self._preview_line(index, width, base)
+        return self._headline_line(index, width, base)
+
+    def _headline_line(self, index: int, width: int, base: Style) -> Strip:
+        """A paper's row: its marks, headline, tags and venue."""
         row = self._describe(self._ids[index])
         text = Text(end="", no_wrap=True, overflow="ellipsis")
         text.append("★ " if row.starred else "  ", self.get_component_rich_style("paper-list--star"))
@@ -228,6 +256,25 @@ class PaperList(ScrollView, can_focus=True):
             style = base + self.get_component_rich_style("paper-list--cursor")
             if self.app.no_color:
                 style += NO_COLOR_CURSOR  # colours stripped: only reverse video shows the selection
+        return self._strip(text, width, style)
+
+    def _preview_line(self, index: int, width: int, base: Style) -> Strip:
+        """The second line of a paper's row: its contribution clause, dimmed, with the query's matches."""
+        if self._preview is None:
+            return Strip.blank(width, base)
+        clause, matches = self._preview(self._ids[index])
+        text = Text(PREVIEW_INDENT, end="", no_wrap=True, overflow="ellipsis")
+        shown = Text(one_line(clause), end="", no_wrap=True, overflow="ellipsis")
+        match_style = self.get_component_rich_style("paper-list--match")
+        for start, end in matches:
+            shown.stylize(match_style, start, end)
+        text.append_text(shown)
+        text.truncate(max(1, width), overflow="ellipsis")
+        style = base + self.get_component_rich_style("paper-list--preview")
+        if index == self.cursor:
+            style += self.get_component_rich_style("paper-list--cursor")
+            if self.app.no_color:
+                style += NO_COLOR_CURSOR
         return self._strip(text, width, style)
 
     def _strip(self, text: Text, width: int, style: Style) -> Strip:

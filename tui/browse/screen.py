@@ -7,7 +7,7 @@ part that does the work.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 
 FULL_SCREEN_CLASS = "-full-screen"
+PREVIEW_KEY = "preview_lines"
+"""The session memory's key for whether rows show their preview line (`p`)."""
 """The screen's class while the detail pane has the whole screen (app.tcss hides the rest)."""
 
 
@@ -88,6 +90,7 @@ class BrowseScreen(Screen[None]):
         Binding("T", "triage", "Triage", show=False, priority=True, id="browse.triage"),
         Binding("o", "cycle_order", "Sort", show=False, id="browse.sort"),
         Binding("m", "more_like_this", "More like this", show=False, id="browse.similar"),
+        Binding("p", "toggle_preview", "Preview lines", show=False, id="browse.preview"),
         # Enter reaches the screen only from the detail pane (the list opens the paper with it, the search
         # bar leaves with it): Enter on an open paper gives it the whole screen, as `v` does anywhere.
         Binding("v,enter", "toggle_full_screen", "Full screen", show=False, id="browse.full_screen"),
@@ -126,6 +129,7 @@ class BrowseScreen(Screen[None]):
         super().__init__()
         self.library = library
         self.debounce = debounce
+        self._previews: dict[str, tuple[str, Sequence[tuple[int, int]]]] = {}
         self.marking = Marking(self, library, lambda: self.paper_list, mark_read_delay=mark_read_delay)
         self.organising = Organising(self, library, lambda: self.paper_list)
         self.discovering = Discovering(self, library, lambda: self.paper_list, self.marking)
@@ -154,7 +158,7 @@ class BrowseScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield SearchBar(debounce=self.debounce, id="search-bar")
         with Panes(self.library, id="panes"):
-            yield PaperList(self._describe, id="paper-list")
+            yield PaperList(self._describe, preview=self._preview, id="paper-list")
             yield PaperDetail(id="paper-detail")
         yield StatusLine(id="status-line")
         yield KeyFooter()
@@ -176,6 +180,8 @@ class BrowseScreen(Screen[None]):
         self.marking.reload()
         self.organising.reload()
         self._fit_rows_to_papers()
+        if library.session.get(PREVIEW_KEY, False) is True:
+            self.paper_list.set_row_height(2)
         # The last session's view is set without its watchers: the first paint below shows it, and the
         # search for it runs once, at the end.
         query, filter, order, self._restore_id = results.restore_view(library)
@@ -261,6 +267,7 @@ class BrowseScreen(Screen[None]):
         select, self._restore_id = self._restore_id, None
         if select is None and (new_query or new_ranking) and outcome.ids:
             select = outcome.ids[0]  # a new query shows its best hit; a filter or sort keeps the paper
+        self._previews.clear()  # their matches are the old answer's
         self.paper_list.empty_message = results.empty_message(outcome)
         self.paper_list.set_ids(outcome.ids, select=select)
         self.discovering.view_changed(outcome)
@@ -419,6 +426,16 @@ class BrowseScreen(Screen[None]):
     def _refit_status(self) -> None:
         self.call_after_refresh(self._refresh_status)  # the similar label is fitted to the line's width
 
+    def _preview(self, paper_id: str) -> tuple[str, Sequence[tuple[int, int]]]:
+        """The preview line of a row on screen, with the matches of the answer shown (cached per answer:
+        a scroll redraws every row)."""
+        found = self._previews.get(paper_id)
+        if found is None:
+            highlight = self.similar.highlight(paper_id) if self.similar else self.outcome.highlight
+            clause, matches = self.library.papers.preview(paper_id, highlight)
+            found = self._previews[paper_id] = (clause, [(match.start, match.end) for match in matches])
+        return found
+
     def _describe(self, paper_id: str) -> Row:
         paper = self.library.papers.paper(paper_id)
         where = venue_year(paper.venue, paper.year)
@@ -503,6 +520,12 @@ class BrowseScreen(Screen[None]):
     def action_filter(self, name: str) -> None:
         self.similar = None
         self.filter = name
+
+    def action_toggle_preview(self) -> None:
+        """Two-line rows, the second the clause stating the paper's contribution; remembered per user."""
+        shown = self.paper_list.row_height == 1
+        self.paper_list.set_row_height(2 if shown else 1)
+        self.library.session.set(PREVIEW_KEY, shown)
 
     def action_cycle_order(self) -> None:
         self.similar = None
