@@ -18,6 +18,7 @@ from tui import keys, watchers
 from tui.browse.screen import BrowseScreen
 from tui.terminal import TerminalDriver, driver_class
 from tui.text import one_line
+from tui.textual_private import shown_notifications
 from tui.typeahead import TypeAheadApp
 
 if TYPE_CHECKING:
@@ -147,7 +148,9 @@ class PapersApp(TypeAheadApp):
         """A new notice takes the place of the one showing, as there is one line for them (see app.tcss); a
         warning or error still showing outranks a passing confirmation, whose change the list and the status
         line show anyway."""
-        if any(SEVERITY_RANK[shown.severity] > SEVERITY_RANK[severity] for shown in self._notifications):
+        if any(
+            SEVERITY_RANK[shown.severity] > SEVERITY_RANK[severity] for shown in shown_notifications(self)
+        ):
             return
         self.clear_notifications()
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)

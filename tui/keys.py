@@ -10,6 +10,8 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.widget import Widget
 
+from tui.textual_private import live_bindings
+
 Owner = tuple[str, Widget]
 Row = tuple[str, str]
 """Keys as displayed, and what they do; a row without keys is a note under its section."""
@@ -80,9 +82,7 @@ def declared(owner: Widget) -> list[Binding]:
 
 def keys_for(owner: Widget, binding: Binding) -> str:
     """The keys bound now, after any user keymap, shown the way the footer shows them."""
-    bindings = owner._bindings.copy()
-    bindings.apply_keymap(owner.app._keymap)  # as Screen._binding_chain does: the keymap is applied on use
-    live = bindings.key_to_bindings.items()
+    live = live_bindings(owner).key_to_bindings.items()
     keys = [key for key, bound in live if any(b.id == binding.id for b in bound)] or binding.key.split(",")
     return " ".join(owner.app.get_key_display(Binding(key, binding.action)) for key in keys)
 

@@ -41,6 +41,8 @@ from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
 
+from tui.textual_private import LinuxDriverBase
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -67,7 +69,7 @@ def driver_class(default: type[Driver]) -> type[Driver]:
     return TerminalDriver if default is LinuxDriver else default
 
 
-class TerminalDriver(LinuxDriver):
+class TerminalDriver(LinuxDriverBase):
     """Textual's Linux driver, plus an orderly end when the terminal hangs up or a stop is asked for."""
 
     class Ended(Message):
@@ -91,9 +93,9 @@ class TerminalDriver(LinuxDriver):
         self._suspended = False
         # The fds that are the terminal now; once it is dead they are pointed at /dev/null (see _silence).
         self._tty_fds = [fd for fd in (1, 2) if os.isatty(fd)]
-        # LinuxDriver hands `_file` (stderr) to its writer thread; wrapped, a dead tty cannot kill the thread.
+        # The driver hands `output` (stderr) to its writer thread; wrapped, a dead tty cannot kill the thread.
         # The wrapper is duck-typed (write, flush, fileno, isatty: all WriterThread uses), hence the cast.
-        self._file = cast(Any, _TerminalOutput(cast(TextIO, self._file), self._terminal_lost))
+        self.output = cast(TextIO, _TerminalOutput(self.output, self._terminal_lost))
         self._previous_handlers: dict[int, Any] = {}
         for signum in HANDLED_SIGNALS:
             with contextlib.suppress(ValueError, OSError):  # ValueError: not the main thread
@@ -155,16 +157,16 @@ class TerminalDriver(LinuxDriver):
 
     # ---- suspend / resume -------------------------------------------------------------------------------
 
-    def _sigtstp_application(self, *_: object) -> None:
-        self._suspended = self._auto_restart  # LinuxDriver suspends application mode only in that case
-        super()._sigtstp_application()
+    def suspending(self) -> None:
+        self._suspended = self.restarts_after_stop  # application mode is suspended only in that case
 
-    def _sigcont_application(self, *_: object) -> None:
-        # LinuxDriver restarts application mode on every SIGCONT; the kernel sends one to the session leader
-        # with every hangup. Resume only what our own SIGTSTP suspended, and never once the session ended.
+    def resuming(self) -> bool:
+        """LinuxDriver restarts application mode on every SIGCONT, and the kernel sends one to the session
+        leader with every hangup: resume only what our own SIGTSTP suspended, never once the session ended."""
         if self._suspended and self._ended is None:
             self._suspended = False
-            super()._sigcont_application()
+            return True
+        return False
 
     # ---- input ------------------------------------------------------------------------------------------
 
@@ -175,11 +177,9 @@ class TerminalDriver(LinuxDriver):
         returns at once, forever: a spinning core. In raw mode a live tty never reads empty (VMIN is 1), so
         EOF here means the terminal is gone (or stdin is a finished pipe: nothing more to read either way).
         """
-        from textual._xterm_parser import XTermParser  # private, as LinuxDriver itself imports it
-
         selector = selectors.SelectSelector()
         selector.register(self.fileno, selectors.EVENT_READ)
-        parser = XTermParser(self._debug)
+        parser = self.xterm_parser()
         decode = getincrementaldecoder("utf-8")().decode
         try:
             while not self.exit_event.is_set():

@@ -1,17 +1,18 @@
 """Works around a Textual memory leak (textual#6666): drops the watchers that removed widgets leave behind.
 
 The bug: Textualize/textual#6666, "Memory leak — watchers from `self.watch(other, ...)` / `data_bind` are not
-removed when the owner is removed from the DOM" (still open, and in the pinned textual 8.2.8, when this was
-written). `widget.watch(other, ...)` and `data_bind` store `(widget, callback)` on the *observed* object,
-and Textual prunes that list only when the observed reactive changes (`Reactive._check_watchers`). Textual's
+removed when the owner is removed from the DOM", open and present in the pinned Textual.
+`widget.watch(other, ...)` and `data_bind` store `(widget, callback)` on the *observed* object, and Textual
+prunes that list only when the observed reactive changes (`Reactive._check_watchers`). Textual's
 Footer binds every FooterKey to its own `compact`, which never changes, and recomposes (new FooterKeys)
-whenever the focus or the bindings change, so each focus move kept ~20 dead widgets with their styles and
+whenever the focus or the bindings change, so each focus move keeps ~20 dead widgets with their styles and
 render caches alive.
 
-How it was measured: bench/bench_soak.py (`.venv/bin/python bench/bench_soak.py`: an hour of simulated key
-traffic in a headless reader, RSS from /proc/self/statm beside an idle reader's) grew +36 KB a key before
-this workaround, about 130 MB over the hour. To measure again, run it once as is and once with the
-`set_interval` in `PapersApp.on_mount` (tui/app.py) taken out.
+The measure: bench/bench_soak.py (`.venv/bin/python bench/bench_soak.py`: an hour of simulated key traffic
+in a headless reader, RSS from /proc/self/statm beside an idle reader's) grows +36 KB a key without this
+workaround, about 130 MB over the hour; run it once as is and once with the `set_interval` in
+`PapersApp.on_mount` (tui/app.py) taken out to see it again. The watcher lists and the closing flag are
+Textual's private state, read through tui/textual_private.py.
 
 The workaround: the app calls `prune` every `PRUNE_EVERY` seconds, which removes exactly what Textual's own
 pruning would (entries whose widget is closing) and nothing else.
@@ -30,8 +31,7 @@ from typing import Any
 from textual.app import App
 from textual.dom import DOMNode
 
-WATCHERS = "__watchers"
-"""The attribute Textual keeps watchers in (set with setattr, so not name-mangled)."""
+from tui.textual_private import is_closing, watcher_lists
 
 PRUNE_EVERY = 10.0
 """Seconds between prunes: growth is bounded by 10 s of key presses, and an idle reader wakes rarely."""
@@ -48,11 +48,8 @@ def prune(app: App[Any]) -> int:
     """
     dropped = 0
     for node in _nodes(app):
-        watchers = getattr(node, WATCHERS, None)
-        if not isinstance(watchers, dict):
-            continue
-        for entries in watchers.values():
-            alive = [entry for entry in entries if not getattr(entry[0], "_closing", False)]
+        for entries in watcher_lists(node):
+            alive = [entry for entry in entries if not is_closing(entry[0])]
             dropped += len(entries) - len(alive)
             entries[:] = alive  # in place: Textual holds on to the list itself
     return dropped

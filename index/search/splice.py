@@ -1,7 +1,7 @@
 """An update after a few listing files were added, changed or removed: the stored snapshot spliced.
 
-Adding a 1k-paper listing to 56k papers used to re-read, re-merge and re-hash every listing and re-encode
-the whole snapshot: half of a 3.4 s update (bench_build.py) for 1k new papers. Here only the files that moved
+Re-reading, re-merging and re-hashing every listing and re-encoding the whole snapshot would be half of a
+3.4 s update (bench_build.py) that adds a 1k-paper listing to 56k papers. Here only the files that moved
 are read; every other file's entries, with their paper ids, come from the stored snapshot, and only the papers
 a moved file touches (its papers now, and the papers of what it held before) are merged again
 (`merge_keyed`), hashed and given headlines (`carry_headlines`). Every other paper is exactly the stored one:

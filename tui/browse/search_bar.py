@@ -14,10 +14,11 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
+from tui.textual_private import KeyFirstInput, live_bindings
 from tui.typeahead import TypeAheadApp
 
 
-class QueryInput(Input):
+class QueryInput(KeyFirstInput):
     """The query's input, whose own keys (BSpace, ctrl+a/u/w, cursor keys) act the moment it receives them.
 
     Textual runs a widget's non-priority binding only once the key has bubbled up to the App, one message
@@ -26,15 +27,11 @@ class QueryInput(Input):
     binding here keeps every key in the order it came.
     """
 
-    async def _on_key(self, event: events.Key) -> None:
-        bindings = self._bindings.copy()
-        bindings.apply_keymap(self.app._keymap)  # as Textual's own binding chain applies the user's keymap
-        for binding in bindings.key_to_bindings.get(event.key, ()):
+    async def key_first(self, event: events.Key) -> bool:
+        for binding in live_bindings(self).key_to_bindings.get(event.key, ()):
             if not binding.priority and await self.app.run_action(binding.action, self):
-                event.stop()
-                event.prevent_default()
-                return
-        await super()._on_key(event)
+                return True
+        return False
 
 
 class SearchBar(Vertical):

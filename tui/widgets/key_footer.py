@@ -9,7 +9,8 @@ from textual import events
 from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from tui.textual_private import FooterKey
 
 PALETTE_CLASS = "-command-palette"
 KEEP_ACTIONS = ("help",)
