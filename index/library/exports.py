@@ -15,10 +15,19 @@ from typing import Literal
 
 from index.library.papers import Papers
 from index.state.bibtex import citable, cite_keys, to_bibtex
-from index.state.imports import Imported, ImportFormatError, parse_document
 from index.state.store import PaperState, StateStore
 from index.state.tags import normalize_tag
-from index.state.transfer import Described, Which, select, to_csv, to_json, to_markdown
+from index.state.transfer import (
+    Described,
+    Imported,
+    ImportFormatError,
+    Which,
+    parse_document,
+    select,
+    to_csv,
+    to_json,
+    to_markdown,
+)
 
 __all__ = ["ExportFormat", "Exported", "Exports", "ImportFormatError", "Imported", "Merged", "Which"]
 
