@@ -14,7 +14,6 @@ import ast
 import importlib
 import inspect
 import pkgutil
-from functools import cache
 from pathlib import Path
 from typing import ClassVar
 
@@ -30,6 +29,8 @@ from textual.widgets import Footer, Input
 
 import tui
 from tests.conftest import REPO
+from tests.private_api import private as _private
+from tests.private_api import private_names, private_reads
 from tui import textual_private
 from tui.textual_private import (
     WATCHERS,
@@ -162,28 +163,9 @@ def our_modules() -> list[Path]:
     return [path for path in sorted((REPO / "tui").rglob("*.py")) if path != ADAPTER]
 
 
-@cache
 def textual_private_names() -> frozenset[str]:
     """Every single-underscore name Textual's own source defines or reads as an attribute."""
-    names: set[str] = set()
-    for path in Path(textual.__file__).parent.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names.update(name for name in _names(node) if _private(name))
-    return frozenset(names)
-
-
-def _names(node: ast.AST) -> list[str]:
-    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        return [node.name]
-    if isinstance(node, ast.Attribute):
-        return [node.attr]
-    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-        return [node.id]
-    return []
-
-
-def _private(name: str) -> bool:
-    return name.startswith("_") and not name.startswith("__")
+    return private_names(Path(textual.__file__).parent)
 
 
 @pytest.mark.parametrize("path", our_modules(), ids=lambda path: str(path.relative_to(REPO)))
@@ -207,21 +189,7 @@ def test_only_the_adapter_imports_textual_internals(path: Path) -> None:
 def test_only_the_adapter_reads_textual_private_attributes(path: Path) -> None:
     """A private name read off an object, not one this module defines itself, but one Textual defines."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    own = {
-        name
-        for node in ast.walk(tree)
-        if not isinstance(node, ast.Attribute) or isinstance(node.ctx, ast.Store)
-        for name in _names(node)
-    }
-    read = {
-        f"{ast.unparse(node.value)}.{node.attr}"
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Attribute)
-        and ast.unparse(node.value) not in STDLIB
-        and _private(node.attr)
-        and node.attr not in own
-        and node.attr in textual_private_names()
-    }
+    read = private_reads(tree, textual_private_names(), STDLIB)
     strings = {
         argument.value
         for node in ast.walk(tree)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +47,8 @@ from index.search.whoosh_private import (
     var_bytes_values,
 )
 from tests.conftest import REPO, SEEDS
+from tests.private_api import private as _private
+from tests.private_api import private_names, private_reads
 
 ADAPTER = REPO / "index" / "search" / "whoosh_private.py"
 PUBLIC = frozenset(
@@ -393,32 +394,13 @@ def engine_modules() -> list[Path]:
     ]
 
 
-@cache
 def whoosh_private_names() -> frozenset[str]:
     """Every single-underscore name Whoosh's own source defines or reads as an attribute."""
-    names: set[str] = set()
-    for path in Path(whoosh.__file__).parent.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names.update(name for name in _names(node) if _private(name))
-    return frozenset(names)
-
-
-def _names(node: ast.AST) -> list[str]:
-    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        return [node.name]
-    if isinstance(node, ast.Attribute):
-        return [node.attr]
-    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-        return [node.id]
-    return []
+    return private_names(Path(whoosh.__file__).parent)
 
 
 def _documented(module: str) -> bool:
     return any(module == public or module.startswith(f"{public}.") for public in PUBLIC)
-
-
-def _private(name: str) -> bool:
-    return name.startswith("_") and not name.startswith("__")
 
 
 def _whoosh_imports(tree: ast.AST) -> list[tuple[str, list[str]]]:
@@ -444,21 +426,7 @@ def test_only_the_adapter_imports_whoosh_internals(path: Path) -> None:
 @pytest.mark.parametrize("path", engine_modules(), ids=lambda path: str(path.relative_to(REPO)))
 def test_only_the_adapter_reads_whoosh_private_attributes(path: Path) -> None:
     """A private name read off an object, not one this module defines itself, but one Whoosh defines."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    own = {
-        name
-        for node in ast.walk(tree)
-        if not isinstance(node, ast.Attribute) or isinstance(node.ctx, ast.Store)
-        for name in _names(node)
-    }
-    read = {
-        f"{ast.unparse(node.value)}.{node.attr}"
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Attribute)
-        and _private(node.attr)
-        and node.attr not in own
-        and node.attr in whoosh_private_names()
-    }
+    read = private_reads(ast.parse(path.read_text(encoding="utf-8")), whoosh_private_names())
     assert not read, f"Whoosh internals read outside whoosh_private.py: {sorted(read)}"
 
 
