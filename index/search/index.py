@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from index.models import Catalog, Paper
 from index.render.abstract import to_plain
-from index.search import snapshot
+from index.search import snapshot, whoosh_private
 from index.search.answers import (
     Highlight,
     Matched,
@@ -71,7 +71,15 @@ SUGGEST_BELOW = 5
 """A query with fewer results than this (after `is:` filters) gets a "did you mean" check."""
 
 
-UNREADABLE = (OSError, EOFError, struct.error, zlib.error, UnicodeDecodeError, pickle.UnpicklingError)
+UNREADABLE = (
+    OSError,
+    EOFError,
+    struct.error,
+    zlib.error,
+    UnicodeDecodeError,
+    pickle.UnpicklingError,
+    whoosh_private.CORRUPT,
+)
 """What reading a damaged index file raises (a bad segment, a truncated posting list, a garbled column)."""
 
 _P = ParamSpec("_P")
@@ -98,11 +106,13 @@ def fresh(method: Callable[Concatenate[SearchIndex, _P], _R]) -> Callable[Concat
     """`reading`, on the newest generation: a rebuild or another process's commit is picked up first
     (`IndexMaintenance.refresh`, which raises IndexUnavailable when there is no usable index)."""
 
+    guarded = reading(method)
+
     @functools.wraps(method)
     def refreshed(self: SearchIndex, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         with self.maintenance.lock:
             self.maintenance.refresh()
-            return method(self, *args, **kwargs)
+            return guarded(self, *args, **kwargs)
 
     return refreshed
 

@@ -273,6 +273,23 @@ class Changed(enum.Enum):
     """A state file replaced whole by another papers process (a rename), the index files as they were."""
 
 
+DAMAGED_NAME = "damaged"
+
+
+def mark_damaged(build: Path, reason: str) -> None:
+    """Leave word in a build that it was found damaged (and why), so no process searches it again."""
+    with contextlib.suppress(OSError):
+        write_atomic(build / DAMAGED_NAME, reason.encode("utf-8", "replace"))
+
+
+def damage_mark(build: Path) -> str | None:
+    """Why a build was found damaged (`mark_damaged`), or None."""
+    try:
+        return (build / DAMAGED_NAME).read_bytes().decode("utf-8", "replace") or "damaged"
+    except OSError:
+        return None
+
+
 def build_files(build: Path) -> dict[str, FileId]:
     """The index and state files of a build with their stat, to tell later whether any changed."""
     files: dict[str, FileId] = {}

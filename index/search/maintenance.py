@@ -119,9 +119,10 @@ class IndexMaintenance:
             except Exception as error:  # any damage (missing segment, bad TOC, unpickling) means: rebuild
                 self.close()
                 self._broken = f"{type(error).__name__}: {error}".splitlines()[0][:160]
-        if self.ix is not None and self._changed == (self._token, self._generation()):
+        marked = layout.damage_mark(self._build) if self._build is not None else None
+        if self.ix is not None and (marked or self._changed == (self._token, self._generation())):
             self.close()
-            self._broken = CHANGED_IN_PLACE
+            self._broken = marked or CHANGED_IN_PLACE
         self.opened += 1
         for hook in self._reopen_hooks:
             hook()
@@ -144,7 +145,7 @@ class IndexMaintenance:
                 if moved is layout.Changed.IN_PLACE and self._same_generation():
                     # Overwritten, truncated or removed under this reader: what it answers from is not what
                     # was built, and may answer nothing at all, so it is not searched until rebuilt.
-                    self._changed = (self._token, self._generation())
+                    self._found_damaged(CHANGED_IN_PLACE)
                 self._reopen()  # else another papers process committed or rewrote this generation's state
         if self.ix is None:
             raise IndexUnavailable(
@@ -167,11 +168,19 @@ class IndexMaintenance:
     def unreadable(self, error: Exception) -> IndexUnavailable:
         """An error reading the index (a damaged file Whoosh trips on): it is not searched again until
         rebuilt, and the error for the user says so."""
-        with self.lock:
-            self._changed = (self._token, self._generation())
-            self._reopen()
         reason = f"{type(error).__name__}: {error}".splitlines()[0][:160]
+        with self.lock:
+            self._found_damaged(reason)
+            self._reopen()
+        # No advice here: the reader rebuilds it now, and the next command finds the mark and rebuilds it.
         return IndexUnavailable(f"the search index in {self.index_dir} cannot be read ({reason})")
+
+    def _found_damaged(self, reason: str) -> None:
+        """This build is not searched again until rebuilt: by this process, and by the next one (a mark in
+        the build, when it may be written), which would otherwise open it and answer from it again."""
+        self._changed = (self._token, self._generation())
+        if self._build is not None and not self.read_only:
+            layout.mark_damaged(self._build, reason)
 
     def damaged(self) -> IndexUnavailable:
         """The error for a stored snapshot that cannot be decoded (the fix is a rebuild)."""

@@ -19,7 +19,7 @@ from whoosh import query
 from whoosh.codec import whoosh3
 from whoosh.columns import TranslatingColumnReader, VarBytesColumn
 from whoosh.filedb import filetables
-from whoosh.reading import IndexReader, SegmentReader
+from whoosh.reading import CorruptIndexError, IndexReader, SegmentReader
 from whoosh.system import pack_int as pack_int
 from whoosh.system import pack_long as pack_long
 from whoosh.system import pack_uint as pack_uint
@@ -34,6 +34,9 @@ Posting = tuple[str, bytes, int, float, bytes | None]
 """(field name, term bytes, document number, weight, value bytes): one posting as Whoosh's pool holds it."""
 
 # Writing a segment
+
+CORRUPT = CorruptIndexError
+"""What Whoosh raises on a block it cannot read (a bad block tag): a damaged index, not a bug of ours."""
 
 POSTING_SIZE = 150
 """`PostingPool.add`'s estimate of one posting's memory without its field name, term and value (their lengths

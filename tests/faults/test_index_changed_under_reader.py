@@ -147,3 +147,22 @@ async def _rebuilt_by_another_process(tmp_path: Path, monkeypatch: pytest.Monkey
             assert tuple(browse(app).paper_list.ids) == expected
     finally:
         library.close()
+
+
+def test_a_command_that_trips_on_a_damaged_index_says_one_line_and_the_next_rebuilds_it(
+    tmp_path: Path,
+) -> None:
+    where = ("--listings", str(SEEDS), "--index-dir", str(tmp_path / "ix"), "--data-dir", str(tmp_path / "d"))
+    assert run_papers(*where, "index").returncode == 0
+    live = (set_index_dir(tmp_path / "ix", SEEDS) / "current").resolve()
+    for path in live.glob("*.pst"):  # the postings zeroed; the table of contents still opens
+        path.write_bytes(bytes(path.stat().st_size))
+    tripped = run_papers(*where, "search", "graph")
+    assert tripped.returncode == 1
+    assert tripped.stderr.count("\n") == 1 and "cannot be read" in tripped.stderr, tripped.stderr
+    assert "Traceback" not in tripped.stderr
+    again = run_papers(*where, "search", "graph", "--json")
+    assert again.returncode == 0, again.stderr
+    assert "unreadable" in again.stderr and "rebuilding it" in again.stderr
+    assert again.stdout.strip() != "[]"
+    assert (set_index_dir(tmp_path / "ix", SEEDS) / "current").resolve() != live
