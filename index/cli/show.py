@@ -74,16 +74,17 @@ def _show_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _load(library: Library) -> Papers:
+def _load(library: Library, *, build: bool = True) -> Papers:
     """The library's papers, their listing warnings already on stderr: from the index, built or updated
     first as every command that reads the papers does (its snapshot holds the headlines: 56k papers in ~1 s
     instead of parsing and making headlines for a minute), else parsed now (a read-only index dir that lags
-    the listings, or an index that cannot be built here).
+    the listings, or an index that cannot be built here). `build=False` (stats, which needs no headline):
+    from a current index, else parsed, never built.
 
     Raises:
         CommandError: not one listing file could be read, so an empty answer would mislead.
     """
-    if not library.index_read_only:
+    if build and not library.index_read_only:
         cli_common.make_current(library, required=False)
     papers = library.papers
     cli_common.warn(safe(notice) for notice in library.take_notices())
@@ -112,7 +113,7 @@ def _run_stats(args: argparse.Namespace) -> int:
     """Count listings, paper paragraphs, distinct papers and duplicates, repeat any warnings, and count the
     PDF glyphs (`(cid:NNN)`) rendering puts back or drops."""
     with cli_common.open_library(args, listings=True) as library:
-        papers = _load(library)
+        papers = _load(library, build=False)
     catalog = papers.catalog()
     warnings = [safe(str(notice)) for notice in catalog.notices]
     repaired, dropped = papers.pdf_glyphs()

@@ -13,7 +13,7 @@ from index.config import Config
 from index.library import Library, Papers
 from index.listings.catalog import load_catalog
 from index.listings.identity import paper_id
-from tests.conftest import CORPUS, DATA, SEEDS, run_papers
+from tests.conftest import CORPUS, DATA, SEEDS, run_papers, without_progress
 
 ID_LINE = re.compile(r"^[0-9a-f]{12}  \S.*$")
 
@@ -54,7 +54,7 @@ def test_stats_for_people_shows_the_same_numbers() -> None:
 
 def test_list_prints_one_line_per_paper_with_id_headline_and_venue() -> None:
     result = run_papers("list")
-    assert result.returncode == 0 and result.stderr == ""
+    assert result.returncode == 0 and without_progress(result.stderr) == ""
     lines = result.stdout.splitlines()
     assert len(lines) == 49
     assert all(ID_LINE.match(line) and line.endswith("  (NeurIPS 2026)") for line in lines)
@@ -130,7 +130,7 @@ def test_unknown_id_is_one_line_and_exit_1() -> None:
     result = run_papers("show", "deadbeef0000")
     assert result.returncode == 1
     assert result.stdout == ""
-    assert result.stderr == "papers: unknown paper id 'deadbeef0000' (see `papers list`)\n"
+    assert without_progress(result.stderr) == "papers: unknown paper id 'deadbeef0000' (see `papers list`)\n"
 
 
 def test_a_too_short_prefix_is_not_a_match(seed_papers: list[dict[str, Any]]) -> None:
@@ -189,7 +189,7 @@ def test_bad_inputs_warn_on_stderr_one_line_each_and_the_rest_loads(tmp_path: Pa
     assert result.returncode == 0, result.stderr
     stats = json.loads(result.stdout)
     assert stats["listings"] == 4 and stats["papers"] == 49 + 3
-    warnings = result.stderr.splitlines()
+    warnings = without_progress(result.stderr).splitlines()
     assert len(warnings) == len(stats["warnings"]) == 5
     assert all(line.startswith("papers: warning: ") for line in warnings)
     assert (
@@ -319,7 +319,8 @@ def test_a_current_index_gives_list_stats_and_show_exactly_as_parsing(
         indexed = run_papers(*command, "--index-dir", index_dir, "--listings", *now)
         parsed = run_papers(*command, "--index-dir", empty, "--listings", *now)
         assert indexed.returncode == parsed.returncode == 0, parsed.stderr
-        assert (indexed.stdout, indexed.stderr) == (parsed.stdout, parsed.stderr), command
+        said = (without_progress(indexed.stderr), without_progress(parsed.stderr))
+        assert (indexed.stdout, said[0]) == (parsed.stdout, said[1]), command
         assert indexed.stderr.count("missing.txt: no such file") == 1
         assert "tests/data/listings/records.jsonl:" in indexed.stderr
 
