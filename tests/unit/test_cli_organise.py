@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from index.listings.catalog import load_catalog
-from tests.conftest import SEEDS, run_papers
+from tests.conftest import SEEDS, run_papers, without_progress
 
 CATALOG = load_catalog([SEEDS])
 FIRST, SECOND, THIRD = CATALOG.papers[0], CATALOG.papers[1], CATALOG.papers[2]
@@ -21,7 +21,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
 def _ok(*args: str, env: dict[str, str], input: str | None = None) -> str:
     result = run_papers(*args, env=env, input=input)
     assert result.returncode == 0, result.stderr
-    assert result.stderr == "", result.stderr
+    assert without_progress(result.stderr) == "", result.stderr
     return result.stdout
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from index.listings.catalog import load_catalog
 from index.state.db import DB_NAME
-from tests.conftest import SEEDS, run_papers
+from tests.conftest import SEEDS, run_papers, without_progress
 
 CATALOG = load_catalog([SEEDS])
 FIRST, SECOND, THIRD = CATALOG.papers[0], CATALOG.papers[1], CATALOG.papers[2]
@@ -21,7 +21,7 @@ FIRST, SECOND, THIRD = CATALOG.papers[0], CATALOG.papers[1], CATALOG.papers[2]
 def _ok(*args: str, env: dict[str, str] | None = None) -> str:
     result = run_papers(*args, env=env)
     assert result.returncode == 0, result.stderr
-    assert result.stderr == "", result.stderr
+    assert without_progress(result.stderr) == "", result.stderr
     return result.stdout
 
 
