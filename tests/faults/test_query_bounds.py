@@ -95,8 +95,9 @@ def test_a_pathological_query_answers_from_the_cli_with_a_notice(
 
 def test_a_capped_query_still_searches_the_rest(slice_library: Library) -> None:
     """`word~9` is searched as `word~2`, and `graph *` as `graph`: the bound takes only the bad part."""
+    expected = slice_library.view("learnin~2").ids  # first: a cold first walk may run out of time under load
     capped = slice_library.view("learnin~9")
-    assert capped.ids == slice_library.view("learnin~2").ids and len(capped.ids) > 100
+    assert capped.ids == expected and len(expected) > 100, capped.notice
     assert "at most 2 typos" in (capped.notice or "")
     rest = slice_library.view("graph *")
     assert rest.ids == slice_library.view("graph").ids and rest.ids
