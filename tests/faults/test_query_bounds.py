@@ -47,7 +47,7 @@ PATHOLOGICAL = [
     ("*", "* alone stands for every word"),
     ("?*", "?* alone stands for every word"),
     ("*a*", "search stopped"),
-    (THOUSAND_FUZZY, "search stopped"),
+    (THOUSAND_FUZZY, "only the first 1,000 characters"),  # and, on a slow machine, "search stopped"
     (LONG, "only the first 1,000 characters"),
 ]
 
