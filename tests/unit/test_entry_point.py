@@ -54,7 +54,7 @@ from index.cli.main import papers
 
 class Recorder:
     return_code = 0
-    def run(self):
+    async def run_async(self):
         from textual import constants
         print("fps", constants.MAX_FPS)
 
