@@ -238,8 +238,12 @@ def bench(corpus: Path, big: Path | None, big_papers: int, work: Path) -> None:
     write_new_listing(extra / "newconf2031.txt", corpus, ADDED)
     shutil.copy(extra / "newconf2031.txt", small / "newconf2031.txt")
     ours = run_probe("whoosh-index", small, ix)
-    assert ours["added"] == ADDED, ours
-    line(f"add a {ADDED}-paper listing", ours, run_probe("fts5-add", extra / "newconf2031.txt", db), "<= 2 s")
+    # A listing that outweighs what is already indexed is a full build, not an update (IndexMaintenance):
+    # with a small --corpus the figure below is then a rebuild, and the table says so.
+    rebuilt = ours["added"] == ours["papers"]
+    assert ours["added"] == ADDED or rebuilt, ours
+    label = f"add a {ADDED}-paper listing" + (" (a rebuild)" if rebuilt else "")
+    line(label, ours, run_probe("fts5-add", extra / "newconf2031.txt", db), "<= 2 s")
     (small / "newconf2031.txt").unlink()
     print(f"{'  (as a command, removing it)':<28} {command_seconds(small, ix):>8.2f} s", flush=True)
 
