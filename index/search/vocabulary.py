@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from index.search.acronyms import AcronymTable, with_acronyms
-from index.search.wordforms import compound_table, with_compounds, with_joined_pairs, with_split_compounds
+from index.search.wordforms import CompoundTable, with_compounds, with_joined_pairs, with_split_compounds
 
 DocFrequency = Callable[[str, str], tuple[int, int]]
 
@@ -21,12 +21,12 @@ DocFrequency = Callable[[str, str], tuple[int, int]]
 class Vocabulary:
     """One generation's compounds (joined term -> parts) and acronyms."""
 
-    compounds: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    compounds: CompoundTable | dict[str, tuple[str, ...]] = field(default_factory=dict)
     acronyms: AcronymTable = field(default_factory=AcronymTable)
 
     @classmethod
     def read(cls, reader: Any) -> Vocabulary:
-        return cls(compound_table(reader), AcronymTable.read(reader))
+        return cls(CompoundTable(reader), AcronymTable.read(reader))
 
 
 def expand(

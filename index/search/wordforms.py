@@ -233,20 +233,40 @@ def compound_terms(terms: Iterable[str], analyzer: Any) -> dict[str, int]:
     return found
 
 
-def compound_table(reader: Any) -> dict[str, tuple[str, ...]]:
-    """Joined term -> the parts the papers most often write it with (`Q-learning`: "qlearn" -> q, learn)."""
-    if COMPOUND_FIELD not in reader.schema:
-        return {}
-    best: dict[str, tuple[int, tuple[str, ...]]] = {}
-    for raw, info in reader.iter_field(COMPOUND_FIELD):
-        joined, *words = raw.decode("utf-8").split(" ")
-        count = info.doc_frequency()
-        if joined not in best or count > best[joined][0]:
-            best[joined] = (count, tuple(words))
-    return {joined: words for joined, (_count, words) in best.items()}
+class CompoundTable:
+    """Joined term -> the parts the papers most often write it with (`Q-learning`: "qlearn" -> q, learn),
+    looked up in the index's `COMPOUND_FIELD` one joined term at a time (reading all ~45k of them at 56k
+    took seconds a keystroke would wait for), each answer kept for the generation."""
+
+    def __init__(self, reader: Any) -> None:
+        self._reader = reader if COMPOUND_FIELD in reader.schema else None
+        self._known: dict[str, tuple[str, ...] | None] = {}
+
+    def get(self, joined: str, default: tuple[str, ...] | None = None) -> tuple[str, ...] | None:
+        if joined not in self._known:
+            self._known[joined] = self._look_up(joined)
+        found = self._known[joined]
+        return default if found is None else found
+
+    def __contains__(self, joined: object) -> bool:
+        return isinstance(joined, str) and self.get(joined) is not None
+
+    def __bool__(self) -> bool:
+        return self._reader is not None
+
+    def _look_up(self, joined: str) -> tuple[str, ...] | None:
+        if self._reader is None or not joined or " " in joined:
+            return None
+        best: tuple[int, tuple[str, ...]] | None = None
+        for text in self._reader.expand_prefix(COMPOUND_FIELD, joined + " "):
+            term = text.decode("utf-8") if isinstance(text, bytes) else str(text)
+            count = self._reader.doc_frequency(COMPOUND_FIELD, term)
+            if best is None or count > best[0]:
+                best = (count, tuple(term.split(" ")[1:]))
+        return None if best is None else best[1]
 
 
-def with_split_compounds(node: Any, table: dict[str, tuple[str, ...]]) -> Any:
+def with_split_compounds(node: Any, table: CompoundTable | dict[str, tuple[str, ...]]) -> Any:
     """`node` with each joined spelling of a compound the papers write (`Qlearning`, `nonconvex`) also
     searched as its parts in a row: the joined spelling finds the spaced one. Runs before `with_compounds`,
     whose marked terms it leaves alone."""
@@ -260,7 +280,7 @@ def with_split_compounds(node: Any, table: dict[str, tuple[str, ...]]) -> Any:
     if type(node) is query.Phrase and node.fieldname in TEXT_FIELDS:
         if not any(str(word) in table for word in node.words):
             return node
-        split = [part for word in node.words for part in table.get(str(word), (str(word),))]
+        split = [part for word in node.words for part in (table.get(str(word)) or (str(word),))]
         return query.Or([node, query.Phrase(node.fieldname, split, slop=node.slop, boost=node.boost)])
     if node.is_leaf():
         return node
