@@ -29,7 +29,7 @@ class Scratch:
 
     def __init__(self, root: Path, seed_index: Path) -> None:
         self.index = root / "index"
-        shutil.copytree(seed_index, self.index)
+        shutil.copytree(seed_index, self.index, symlinks=True)  # `current` stays the link the index reads
         subprocess.run(["chmod", "-R", "a+rX", str(self.index)], check=True)
         self.home = root / "home"
         self.home.mkdir()
