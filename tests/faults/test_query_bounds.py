@@ -28,10 +28,8 @@ from tests.conftest import CORPUS, REPO, run_papers
 from tests.tui.conftest import settle
 from tests.tui.helpers import browse, note_text, reader
 
-LISTINGS = next(
-    (path for path in (CORPUS / "listings", Path("/work/shared/corpus/listings")) if path.is_dir()), None
-)
-"""The shared corpus beside the repository, or where the guide keeps it (a worktree lives elsewhere)."""
+LISTINGS = CORPUS / "listings" if (CORPUS / "listings").is_dir() else None
+"""The shared corpus beside the repository."""
 pytestmark = pytest.mark.skipif(LISTINGS is None, reason="the shared corpus is not here")
 
 SLICE = ("aaai2021", "aaai2022", "acl2021", "acl2022")
