@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
     from textual.timer import Timer
 
-    from index.library import Library
+    from index.library import Library, Toggled
     from tui.browse.paper_list import PaperList
 
 FLASH_SECONDS = 3.0
@@ -216,13 +216,7 @@ class Marking:
         if (paper_id := self.selected()) is not None and writable(self._host, self._library):
             with saving(self._host):
                 toggled = self._library.marks.toggle_star(paper_id, shown=paper_id in self.starred)
-                if toggled.changed:
-                    self._host.notify("Starred." if toggled.value else "Unstarred.", timeout=2)
-                else:
-                    done = "starred" if toggled.value else "unstarred"
-                    self._host.notify(
-                        f"Another papers session {done} it already; nothing changed.", timeout=3
-                    )
+                self._tell(toggled, ("Starred.", "Unstarred."), ("starred it", "unstarred it"))
             self._after_change()
 
     def toggle_read(self) -> None:
@@ -231,14 +225,19 @@ class Marking:
             self._say("")
             with saving(self._host):
                 toggled = self._library.marks.toggle_read(paper_id, shown=paper_id in self.read)
-                if toggled.changed:
-                    self._host.notify("Marked read." if toggled.value else "Marked unread.", timeout=2)
-                else:
-                    done = "read" if toggled.value else "unread"
-                    self._host.notify(
-                        f"Another papers session marked it {done} already; nothing changed.", timeout=3
-                    )
+                self._tell(
+                    toggled, ("Marked read.", "Marked unread."), ("marked it read", "marked it unread")
+                )
             self._after_change()
+
+    def _tell(self, toggled: Toggled, done: tuple[str, str], elsewhere: tuple[str, str]) -> None:
+        """What a toggle did: `done` (set, cleared), or, when another session had already made the value the
+        screen was about to change to, that nothing changed (`elsewhere`: what that session did)."""
+        if toggled.changed:
+            self._host.notify(done[0] if toggled.value else done[1], timeout=2)
+        else:
+            did = elsewhere[0] if toggled.value else elsewhere[1]
+            self._host.notify(f"Another papers session {did} already; nothing changed.", timeout=3)
 
     def mark_all_read(self) -> None:
         """Ask first, then mark every shown paper read in one undoable step."""
