@@ -33,6 +33,10 @@ from index.views import View
 Progress = Callable[[int, int], None]
 
 
+_FOLLOW_ATTEMPTS = 3
+"""How many updates by another process a command's query follows before it gives up (`_current_papers`)."""
+
+
 class IndexReplaced(IndexUnavailable):
     """Another process built or updated the index since the papers were read from it: read it again."""
 
@@ -70,6 +74,9 @@ class Library:
         """The index's `opened` count when the papers were read: another means they may not be what it
         holds now (`_still_current`)."""
         self._lock = threading.Lock()
+        self.follow_index = False
+        """When another process updates the index under a query, read the papers again and answer from the
+        new index (a command), rather than raise `IndexReplaced` (the reader, which reloads in view)."""
         self.marks = Marks(self._open_state, self._loaded_papers)
         self.organiser = Organiser(self._open_state, self._unread_view)
         self.discovery = Discovery(
@@ -111,6 +118,7 @@ class Library:
             resolve_data_dir(data_dir, config),
             config=config,
         )
+        library.follow_index = not reader
         if loaded or reader:
             library.notices += [str(notice) for notice in config.notices]
         if reader:
@@ -328,7 +336,7 @@ class Library:
         papers = self.papers
         index = self._ready_index()
         if index is not None:
-            self._still_current(index)
+            papers = self._current_papers(index, papers)
         return views.compute_view(
             index,
             self._state_store(),
@@ -343,6 +351,23 @@ class Library:
             places=papers.places,
             cancelled=cancelled,
         )
+
+    def _current_papers(self, index: SearchIndex, papers: Papers) -> Papers:
+        """`papers` when the index is still the one they were read from; with `follow_index`, else the
+        papers read again from the index another process just updated (a few times at most: each time is
+        a whole update by that process)."""
+        for _attempt in range(_FOLLOW_ATTEMPTS):
+            try:
+                self._still_current(index)
+                return papers
+            except IndexReplaced:
+                if not self.follow_index:
+                    raise
+            with self._lock:
+                self._papers = None
+            papers = self._load_papers(reader=False)
+        self._still_current(index)
+        return papers
 
     def _still_current(self, index: SearchIndex) -> None:
         """Before a query: the index is still the one the papers were read from, readable, and unchanged in

@@ -288,10 +288,13 @@ def upsert(
     progress: Progress | None,
     plains: Mapping[str, str] | None = None,
     timeout: float = 30.0,
+    before_commit: Callable[[int], None] | None = None,
 ) -> None:
     """Apply one incremental change as a single Whoosh commit (a new generation, or nothing on a kill).
 
     `plains`: rendered abstracts by paper id already made (for new headlines), so none is rendered twice.
+    `before_commit`: called with the generation about to be committed, before its table of contents makes
+    it visible, so what a reader needs beside it (the generation's snapshot) is there when it opens it.
     """
     writer = FastSegmentWriter(ix, timeout=timeout, limitmb=128)
     try:
@@ -305,6 +308,8 @@ def upsert(
             (writer.add_document if paper.id in new_ids else writer.update_document)(**fields)
             if progress is not None and done % _PROGRESS_EVERY == 0:
                 progress(done, total)
+        if before_commit is not None:
+            before_commit(int(writer.generation))
         writer.commit()
     except BaseException:
         with contextlib.suppress(Exception):

@@ -290,11 +290,18 @@ def damage_mark(build: Path) -> str | None:
         return None
 
 
-def build_files(build: Path) -> dict[str, FileId]:
-    """The index and state files of a build with their stat, to tell later whether any changed."""
+def build_files(build: Path, generation: int, toc: str, segments: Sequence[str]) -> dict[str, FileId]:
+    """The files one generation of a build reads, with their stat, to tell later whether any changed: its
+    table of contents `toc`, its segments' files (names starting with one of `segments`) and its state.
+
+    Other generations' files are left out: a commit by another process writes the next generation's, and
+    then removes the previous one's, while a reader may have either open.
+    """
+    state = re.compile(rf"^(manifest|snapshot|hashes)-{generation}\.bin$")
+    prefixes = tuple(segments)
     files: dict[str, FileId] = {}
     for name in _listdir(build):
-        if (name.startswith(("MAIN_", "_MAIN_")) and name != "MAIN_WRITELOCK") or _STATE_FILE_RE.match(name):
+        if name == toc or (prefixes and name.startswith(prefixes)) or state.match(name):
             with contextlib.suppress(OSError):
                 info = os.stat(build / name)
                 files[name] = (info.st_ino, info.st_size, info.st_mtime_ns)
@@ -331,9 +338,11 @@ def write_state(
     manifest: Manifest,
     snapshot: bytes | Iterable[bytes | memoryview],
     hashes: dict[str, bytes],
+    *,
+    prune: bool = True,
 ) -> None:
     """Record one generation's snapshot (whole or in pieces), hashes and (last, as the commit marker) its
-    manifest."""
+    manifest; with `prune`, then remove every other generation's (see `prune_state`)."""
     generation = manifest.generation
     parts = [snapshot] if isinstance(snapshot, bytes) else snapshot
     framed = itertools.chain([_SNAPSHOT_HEAD], parts, [_SNAPSHOT_TAIL])  # lazily: parts may be generated
@@ -342,6 +351,14 @@ def write_state(
     body = (manifest.schema_version, generation, [_stamp_tuple(s) for s in manifest.files], manifest.papers)
     write_atomic(_state_path(build, "manifest", generation), marshal.dumps(body, _MARSHAL_VERSION))
     _fsync_dir(build)
+    if prune:
+        prune_state(build, generation)
+
+
+def prune_state(build: Path, generation: int) -> None:
+    """Remove the state of every generation but `generation`. An update writes the next generation's state
+    before Whoosh's commit makes that generation visible and prunes only after it, so a reader of either
+    generation finds its own snapshot whenever it looks."""
     for name in os.listdir(build):
         match = re.match(r"^(manifest|snapshot|hashes)-(\d+)\.bin$", name)
         if match and int(match.group(2)) != generation:

@@ -21,7 +21,7 @@ from index.listings.catalog import load_catalog, no_headline, with_headlines
 from index.listings.reader import expand_paths
 from index.models import Catalog
 from index.search import build as whoosh_build
-from index.search import layout, snapshot, snapshot_encode
+from index.search import layout, snapshot, snapshot_encode, whoosh_private
 from index.search.answers import UpdateReport
 from index.search.carry import carry_headlines
 from index.search.layout import Manifest, WriterLock
@@ -81,6 +81,7 @@ class IndexMaintenance:
         self._build: Path | None = None
         self._broken: str | None = None
         self._snapshot: snapshot.Snapshot | None = None
+        self._open_generation = -1
         self._files: dict[str, layout.FileId] = {}
         """The live build's files as opened (`layout.build_files`): what `refresh` compares the disk with."""
         self._changed: tuple[str | None, int] | None = None
@@ -111,14 +112,9 @@ class IndexMaintenance:
         self._token = layout.current_token(self.index_dir)
         self._build = layout.current_build(self.index_dir)
         self._broken = None
-        self._files = layout.build_files(self._build) if self._build is not None else {}
+        self._files = {}
         if self._build is not None:
-            try:
-                self.ix = whoosh_build.open_reader_index(self._build)
-                self.searcher = self.ix.searcher()
-            except Exception as error:  # any damage (missing segment, bad TOC, unpickling) means: rebuild
-                self.close()
-                self._broken = f"{type(error).__name__}: {error}".splitlines()[0][:160]
+            self._open_build(self._build)
         marked = layout.damage_mark(self._build) if self._build is not None else None
         if self.ix is not None and (marked or self._changed == (self._token, self._generation())):
             self.close()
@@ -126,6 +122,24 @@ class IndexMaintenance:
         self.opened += 1
         for hook in self._reopen_hooks:
             hook()
+
+    def _open_build(self, build: Path) -> None:
+        """Open `build`'s newest generation and note the files that generation reads, as they are now.
+
+        Only that generation's files: another process's commit writes the next generation's files and then
+        removes the previous one's while this reader may have either open, and `refresh` would take a file
+        of another generation that came or went for this one changed in place.
+        """
+        try:
+            self.ix = whoosh_build.open_reader_index(build)
+            self.searcher = self.ix.searcher()
+            opened = self.searcher.reader().generation()  # None for an index without a segment
+            self._open_generation = int(self.ix.latest_generation() if opened is None else opened)
+            toc, segments = whoosh_private.generation_files(self.ix, self.searcher)
+            self._files = layout.build_files(build, self._open_generation, toc, segments)
+        except Exception as error:  # any damage (missing segment, bad TOC, unpickling) means: rebuild
+            self.close()
+            self._broken = f"{type(error).__name__}: {error}".splitlines()[0][:160]
 
     def refresh(self) -> None:
         """Pick up a rebuild (`current` moved) or another process's commit (one readlink + one listdir), and
@@ -214,7 +228,9 @@ class IndexMaintenance:
         return dict(zip(stored.ids, stored.made, strict=True)) if stored is not None else {}
 
     def _generation(self) -> int:
-        return int(self.ix.latest_generation()) if self.ix is not None else -1
+        """The generation open (not the newest on disk: another process may have committed since, and its
+        snapshot is not the one that matches what this process searches)."""
+        return self._open_generation if self.ix is not None else -1
 
     def _manifest(self) -> Manifest | None:
         if self._build is None or self.ix is None:
@@ -448,21 +464,36 @@ class IndexMaintenance:
         assert self._build is not None
         before = set(os.listdir(self._build))
         generation_before = self._generation()
+        build = self._build
+
+        def write_state(generation: int, prune: bool) -> None:
+            manifest = Manifest(SCHEMA_VERSION, generation, stamps, change.papers)
+            layout.write_state(build, manifest, parts, change.hashes, prune=prune)
+
         try:
             if change.removed or change.changed:
-                writer_ix = whoosh_build.open_writer_index(self._build)
+                # The new generation's state is written before Whoosh's table of contents makes the generation
+                # visible, and the old one's removed only after: a reader in another process that opens
+                # either generation at any moment finds the snapshot that matches it (it once searched the
+                # new generation with the old snapshot and answered nothing).
+                writer_ix = whoosh_build.open_writer_index(build)
                 whoosh_build.upsert(
-                    writer_ix, change.changed, change.new_ids, change.removed, progress, change.plains
+                    writer_ix,
+                    change.changed,
+                    change.new_ids,
+                    change.removed,
+                    progress,
+                    change.plains,
+                    before_commit=lambda generation: write_state(generation, prune=False),
                 )
                 writer_ix.close()
-            generation = whoosh_build.open_reader_index(self._build).latest_generation()
-            manifest = Manifest(SCHEMA_VERSION, generation, stamps, change.papers)
-            layout.write_state(self._build, manifest, parts, change.hashes)
+                layout.prune_state(build, whoosh_build.open_reader_index(build).latest_generation())
+            else:
+                write_state(generation_before, prune=True)
         except OSError:
-            # A full disk mid-commit, before Whoosh wrote its table of contents: the segment files it began
-            # are no generation's, so they go and the live build is as it was (under the lock). After it, the
-            # new generation stands without a manifest, and the next update redoes that work.
-            if self._generation() == generation_before:
+            # A full disk mid-commit, before Whoosh wrote its table of contents: the segment and state files
+            # it began are no generation's, so they go and the live build is as it was (under the lock).
+            if self.ix.latest_generation() == generation_before:
                 for name in set(os.listdir(self._build)) - before:
                     with contextlib.suppress(OSError):
                         (self._build / name).unlink()

@@ -279,6 +279,17 @@ def field_lengths(leaf: Any, field: str) -> list[int]:
     return [leaf.doc_field_length(docnum, field) or 0 for docnum in range(count)]
 
 
+def generation_files(ix: Any, searcher: Any) -> tuple[str, tuple[str, ...]]:
+    """The files of the generation `searcher` reads, by whoosh3's file layout: its table of contents, and the
+    prefix of each of its segments' files (`MAIN_<segment id>.`). A commit writes and removes other
+    generations' files but never these, so one of these that changes was changed by something else."""
+    name = ix.indexname
+    generation = searcher.reader().generation()  # None for an index without a segment: its newest TOC
+    toc = f"_{name}_{ix.latest_generation() if generation is None else generation}.toc"
+    segments = [leaf.segment() for leaf, _offset in searcher.reader().leaf_readers()]
+    return toc, tuple(sorted(f"{name}_{segment.segid}." for segment in segments if segment is not None))
+
+
 def deleted_set(leaf: Any) -> frozenset[int]:
     """A segment's deleted documents (whoosh3 keeps them as a set; empty when there are none or no set)."""
     deleted = getattr(leaf, "deleted_docs_set", None) if leaf.has_deletions() else None

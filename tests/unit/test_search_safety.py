@@ -169,3 +169,70 @@ def test_read_only_index_is_searched_as_is_with_a_notice(shared_dir: Path) -> No
     assert result.stderr.count("older than") == 1
     assert result.stdout.strip()
     assert sorted(str(p) for p in index_dir.rglob("*")) == before  # nothing written, no lock file created
+
+
+_UPDATER = """
+import subprocess, sys
+from pathlib import Path
+listing, abstracts, *args = sys.argv[1:]
+paragraphs = Path(abstracts).read_text(encoding="utf-8").split("\\n\\n")[1:]
+for number, paragraph in enumerate(paragraphs[:12]):
+    with open(listing, "a", encoding="utf-8") as handle:
+        handle.write(f"\\n\\nUpdate {number}: " + paragraph.strip())
+    done = subprocess.run([sys.executable, "-m", "index.cli", *args, "index"], capture_output=True, text=True)
+    if done.returncode != 0 or "1 added" not in done.stdout:
+        sys.exit(f"update {number}: {done.stdout} {done.stderr}")
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("follow", [True, False], ids=["command", "reader"])
+def test_queries_while_another_process_commits_updates_answer_from_the_index_they_name(
+    tmp_path: Path, follow: bool
+) -> None:
+    """One process searches without pause while another commits a dozen updates to the same index. Each
+    answer is whole (hits that are this library's papers) or, for the reader, says the index was updated;
+    none is empty, none is from the previous generation's snapshot, and no build is marked damaged (a reader
+    once took the files a commit removes for files changed in place, and searched the new generation with
+    the old snapshot)."""
+    from index.library import IndexReplaced, Library
+
+    listings = tmp_path / "listings"
+    listings.mkdir()
+    seeds = sorted(SEEDS.glob("*.txt"))
+    for seed in seeds[:2]:
+        shutil.copy(seed, listings)
+    growing = listings / "growing.txt"
+    growing.write_text(
+        "NeurIPS 2026 Papers\n\nA first paper on diffusion models for graphs.\n", encoding="utf-8"
+    )
+    args = ("--listings", str(listings), "--index-dir", str(tmp_path / "ix"))
+    assert run_papers(*args, "index").returncode == 0
+    library = Library.open([listings], tmp_path / "ix", tmp_path / "data", reader=not follow)
+    updater = subprocess.Popen(
+        [sys.executable, "-c", _UPDATER, str(growing), str(seeds[2]), *args],
+        cwd=REPO,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    answers = replaced = 0
+    try:
+        while updater.poll() is None:
+            try:
+                view = library.view("diffusion models", limit=5)
+            except IndexReplaced:
+                assert not follow, "a command follows another process's update"
+                replaced += 1
+                library.close()
+                library = Library.open([listings], tmp_path / "ix", tmp_path / "data", reader=True)
+                continue
+            ids = set(library.papers.ids)
+            assert view.hits and all(hit.id in ids for hit in view.hits), view
+            assert "diffusion" in library.papers.paper(view.hits[0].id).abstract.lower()
+            answers += 1
+    finally:
+        library.close()
+        _, stderr = updater.communicate(timeout=300)
+    assert updater.returncode == 0, stderr
+    assert answers > 20, (answers, replaced)
+    assert not list((tmp_path / "ix").rglob("damaged")), "a build was marked damaged"

@@ -40,6 +40,7 @@ from index.search.whoosh_private import (
     deleted_set,
     expand_once,
     field_lengths,
+    generation_files,
     is_w3_field_writer,
     read_postings,
     terms_within_swaps,
@@ -209,6 +210,18 @@ def test_a_segment_writer_has_the_state_the_adapter_names(ix: Any) -> None:
         assert is_w3_field_writer(fieldwriter), moved("the default field writer termwrite.py reproduces")
     finally:
         writer.cancel()
+
+
+def test_a_generations_files_are_its_table_of_contents_and_its_segments_files(ix: Any) -> None:
+    """What `refresh` watches for damage: every file the generation reads, and no other generation's."""
+    with ix.searcher() as searcher:
+        toc, segments = generation_files(ix, searcher)
+        names = set(ix.storage.list())
+        assert toc == f"_MAIN_{ix.latest_generation()}.toc" and toc in names, moved("the TOC's file name")
+        assert len(segments) == 2, moved("a segment's file prefix")
+        for prefix in segments:
+            assert any(name.startswith(prefix) for name in names), prefix
+        assert all(name == toc or name.startswith(segments) for name in names if "MAIN" in name), names
 
 
 def test_our_pool_counts_a_posting_as_whooshs_does() -> None:
