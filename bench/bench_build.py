@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -267,8 +267,22 @@ def bench(corpus: Path, big: Path | None, big_papers: int, work: Path) -> None:
     print(f"{'  (idle after the search warm-up)':<28} {reader['settled']:>8.2f} s", flush=True)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+def papers_argv(listings: Path, index_dir: Path, *command: str, data_dir: Path | None = None) -> list[str]:
+    """The `papers` command line of this interpreter for these listings and index (and data) directory."""
+    data = ("--data-dir", str(data_dir)) if data_dir is not None else ()
+    where = ("--listings", str(listings), "--index-dir", str(index_dir), *data)
+    return [sys.executable, "-m", "index.cli", *where, *command]
+
+
+def sized_main(
+    argv: Sequence[str] | None,
+    doc: str | None,
+    run: Callable[[Path, Path | None, int, Path], None],
+    probe: Callable[[list[str]], dict[str, Any]],
+) -> int:
+    """The command line the build benches share: the 56k corpus, then a 250k one (`run`), each figure taken
+    in a fresh process (`--probe`, answered by `probe` as one JSON line)."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
     parser.add_argument(
         "--corpus", type=Path, default=CORPUS, help="seed-format listings (default: 56k corpus)"
     )
@@ -278,15 +292,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--probe", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.probe:
-        name, *rest = args.probe
-        print(json.dumps(PROBES[name](rest)))
+        print(json.dumps(probe(args.probe)))
         return 0
-    work = Path(tempfile.mkdtemp(prefix="papers-bench-build-"))
+    work = Path(tempfile.mkdtemp(prefix="papers-bench-"))
     try:
-        bench(args.corpus, args.big, 0 if args.skip_250k else args.big_papers, work)
+        run(args.corpus, args.big, 0 if args.skip_250k else args.big_papers, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return sized_main(argv, __doc__, bench, lambda probe: PROBES[probe[0]](probe[1:]))
 
 
 if __name__ == "__main__":

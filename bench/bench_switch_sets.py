@@ -32,6 +32,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 SEEDS = REPO / "seeds"
 CORPUS = Path("/work/shared/corpus/listings")
+sys.path.insert(0, str(REPO))
+
+from bench.bench_build import papers_argv  # noqa: E402
+
 NICE = 10
 
 
@@ -63,18 +67,7 @@ def checkout(rev: str, where: Path) -> Path:
 def run(tree: Path, index_dir: Path, data_dir: Path, listings: Path, *command: str) -> Timed:
     """One `papers` command of `tree`'s code (its checkout first on the path), niced; its wall, CPU and
     first-output seconds."""
-    argv = [
-        sys.executable,
-        "-m",
-        "index.cli",
-        "--listings",
-        str(listings),
-        "--index-dir",
-        str(index_dir),
-        "--data-dir",
-        str(data_dir),
-        *command,
-    ]
+    argv = papers_argv(listings, index_dir, *command, data_dir=data_dir)
     home = index_dir.parent / "home"  # no config file of the user's or the site's
     env = dict(
         os.environ,

@@ -19,6 +19,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus" / "listings"
+sys.path.insert(0, str(REPO))
+
+from bench.bench_build import papers_argv  # noqa: E402
+
 QUERY = "generative"  # ten letters: every keystroke is a real search
 
 
@@ -28,16 +32,7 @@ def _ms(seconds: float) -> str:
 
 def _ensure_index(listings: Path, index_dir: Path) -> None:
     """Build the index in a child process, so the peak RSS printed below is the reader's alone."""
-    command = [
-        sys.executable,
-        "-m",
-        "index.cli",
-        "--listings",
-        str(listings),
-        "--index-dir",
-        str(index_dir),
-        "index",
-    ]
+    command = papers_argv(listings, index_dir, "index")
     start = time.perf_counter()
     subprocess.run(command, check=True, cwd=REPO, capture_output=True)
     print(f"  (index made current in {time.perf_counter() - start:.1f} s, in a separate process)")

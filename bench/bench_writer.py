@@ -17,12 +17,10 @@ peak). The two writers alternate at each size so that a busy neighbour weighs on
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,7 +29,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.bench_build import ADDED, CORPUS, linked_copy, write_new_listing  # noqa: E402
+from bench.bench_build import ADDED, linked_copy, sized_main, write_new_listing  # noqa: E402
 
 WRITERS = ("ours", "whoosh")
 
@@ -149,23 +147,7 @@ def bench(corpus: Path, big: Path | None, big_papers: int, work: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=CORPUS, help="seed-format listings (default: 56k)")
-    parser.add_argument("--big", type=Path, help="an existing 250k corpus (default: generate one)")
-    parser.add_argument("--big-papers", type=int, default=250_000, help="papers in the generated big corpus")
-    parser.add_argument("--skip-250k", action="store_true", help="only the 56k figures")
-    parser.add_argument("--probe", nargs=3, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.probe:
-        writer, listings, index_dir = args.probe
-        print(json.dumps(probe(writer, Path(listings), Path(index_dir))))
-        return 0
-    work = Path(tempfile.mkdtemp(prefix="papers-bench-writer-"))
-    try:
-        bench(args.corpus, args.big, 0 if args.skip_250k else args.big_papers, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return 0
+    return sized_main(argv, __doc__, bench, lambda args: probe(args[0], Path(args[1]), Path(args[2])))
 
 
 if __name__ == "__main__":
