@@ -6,12 +6,12 @@ recount on every keystroke: a few ms for 56k papers (bench/bench_facets.py).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from index.search.schema import WORD_RE
+from index.search.typed_query import FieldClause, read_query
 
 FIELDS = ("venue", "year", "status")
 """What `narrow` can add; `track:` is another name for `status:` (query.FIELD_ALIASES)."""
@@ -102,17 +102,9 @@ def chosen(query: str, field: str) -> tuple[str, ...]:
     Conf")` -> ICML, AutoML Conf), from its top-level clauses of that field that are not negated."""
     if field not in FIELDS:
         return ()
-    values: list[str] = []
-    for match in _clauses(query, _ALIASES[field]):
-        text = match.group()
-        if text.startswith("-"):
-            continue
-        value = text.split(":", 1)[1]
-        inner = value[1:].removesuffix(")") if value.startswith("(") else value
-        for quoted, bare in re.findall(r'"([^"]*)"?|(\S+)', inner):
-            word = " ".join((quoted or bare).split())
-            if word and word != "OR":
-                values.append(word)
+    values = [
+        value for clause in _clauses(query, _ALIASES[field]) if not clause.negated for value in clause.values
+    ]
     return tuple(dict.fromkeys(values))
 
 
@@ -150,28 +142,18 @@ def _with_values(query: str, field: str, values: Sequence[str | int]) -> str:
     return f"{kept} {clause}" if kept else clause
 
 
-def _clauses(query: str, names: Sequence[str]) -> list[re.Match[str]]:
-    """The top-level `name:...` clauses of `query` (negated ones too); ones inside quotes or parentheses
-    belong to a larger expression and are not among them."""
-    value = r"(?:\"[^\"]*\"?|\([^()]*\)?|\[[^\]]*\]?|\{[^}]*\}?|\S*)"
-    pattern = re.compile(r"(?<![^\s(])-?(?:" + "|".join(names) + "):" + value, re.IGNORECASE)
-    return [match for match in pattern.finditer(query) if _depth(query[: match.start()]) == 0]
+def _clauses(query: str, names: Sequence[str]) -> list[FieldClause]:
+    """The top-level clauses of `query` naming one of `names` (negated ones too), as the query language
+    reads them; ones inside parentheses or quotes belong to a larger expression and are not among them."""
+    return [clause for clause in read_query(query).clauses if clause.field in names]
 
 
 def _without(query: str, names: Sequence[str]) -> str:
     """`query` without its top-level `name:...` clauses (negated ones too)."""
     pieces: list[str] = []
     at = 0
-    for match in _clauses(query, names):
-        pieces.append(query[at : match.start()])
-        at = match.end()
+    for clause in _clauses(query, names):
+        pieces.append(query[at : clause.start])
+        at = clause.end
     pieces.append(query[at:])
     return " ".join("".join(pieces).split())
-
-
-def _depth(before: str) -> int:
-    """Open parentheses (outside quotes) at the end of `before`; 1 when inside an open quote."""
-    if before.count('"') % 2:
-        return 1
-    outside = re.sub(r'"[^"]*"', " ", before)
-    return max(outside.count("(") - outside.count(")"), 0)

@@ -101,6 +101,19 @@ class Phrase:
 
 
 @dataclass(frozen=True, slots=True)
+class FieldClause:
+    """A top-level `name:value` of a search field (not inside parentheses or quotes), as typed: the field
+    named (lower case), where the clause stands (`-` included) and the words or phrases its value holds
+    (`venue:(ICML OR "AutoML Conf")` -> ICML, AutoML Conf). What the facets narrow and widen."""
+
+    field: str
+    start: int
+    end: int
+    values: tuple[str, ...]
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class TypedQuery:
     """One query as typed, read into parts (see the module's docstring)."""
 
@@ -111,6 +124,7 @@ class TypedQuery:
     words: tuple[Word, ...]
     phrases: tuple[Phrase, ...]
     filters: tuple[MarkFilter, ...]
+    clauses: tuple[FieldClause, ...]
     notices: tuple[str, ...]
     problem: str | None
     """Why the text is not a well-formed query (searched as plain words then), or None."""
@@ -196,6 +210,7 @@ class _Reading:
         self.words: list[Word] = []
         self.phrases: list[Phrase] = []
         self.filters: list[MarkFilter] = []
+        self.clauses: list[FieldClause] = []
         self.notices: list[str] = []
         self.problem: str | None = None
         self.left_out: list[tuple[int, int]] = []
@@ -232,6 +247,7 @@ class _Reading:
             tuple(self.words),
             tuple(self.phrases),
             tuple(dict.fromkeys(self.filters)),
+            tuple(self.clauses),
             tuple(dict.fromkeys(self.notices)),
             self.problem,
             self.refused,
@@ -302,6 +318,8 @@ class _Reading:
         start = node.startchar - (1 if negated else 0)
         if name in _MARK_FIELDS:
             return self.mark_filter(nodes, number, name, negated, start)
+        if self.depth == 0:
+            self.clauses.append(self._clause(nodes, number, negated, start))
         if value is None or value.startchar != node.endchar or isinstance(value, _CLOSE):
             self.problem = self.problem or f"has {node.fieldname}: with nothing after it"
             self.last = None
@@ -320,6 +338,41 @@ class _Reading:
             return self.word(nodes, number + 1, name, negated)
         self.last = None
         return number + 1  # a group or a range: the parser reads it
+
+    def _clause(self, nodes: list[Any], number: int, negated: bool, start: int) -> FieldClause:
+        """The clause a field name at `nodes[number]` begins: its value is the word or phrase right after
+        it, a bracketed group to its closing bracket (or the end), a range, or nothing."""
+        node = nodes[number]
+        field = str(node.fieldname).lower()
+        after = number + 1
+        if after >= len(nodes) or nodes[after].startchar != node.endchar or isinstance(nodes[after], _CLOSE):
+            return FieldClause(field, start, int(node.endchar), (), negated)
+        value = nodes[after]
+        if not isinstance(value, _OPEN):
+            end = after
+            while end + 1 < len(nodes) and nodes[end + 1].startchar == nodes[end].endchar:
+                if not isinstance(nodes[end + 1], (syntax.WordNode, *_MARKS)):
+                    break
+                end += 1  # a word's `*`/`?`/`~` marks are its value too
+            if isinstance(value, qparser.PhrasePlugin.PhraseNode):
+                named = value.text
+            elif isinstance(value, syntax.WordNode):
+                named = self.text[value.startchar : nodes[end].endchar]  # with its marks, as typed
+            else:
+                named = ""  # a range
+            values = (" ".join(str(named).split()),) if named and named.strip() else ()
+            return FieldClause(field, start, int(nodes[end].endchar), values, negated)
+        depth, values_in = 0, list[str]()
+        for inner in nodes[after:]:
+            depth += 1 if isinstance(inner, _OPEN) else -1 if isinstance(inner, _CLOSE) else 0
+            if depth == 0:
+                return FieldClause(field, start, int(inner.endchar), tuple(values_in), negated)
+            if (
+                isinstance(inner, syntax.WordNode | qparser.PhrasePlugin.PhraseNode)
+                and str(inner.text).strip()
+            ):
+                values_in.append(" ".join(str(inner.text).split()))
+        return FieldClause(field, start, len(self.text), tuple(values_in), negated)
 
     def mark_filter(self, nodes: list[Any], number: int, kind: str, negated: bool, start: int) -> int:
         """`is:NAME`, `tag:NAME`, `note:WORDS`, `foryou:NAME`: taken out of the searched text as a filter,

@@ -74,3 +74,23 @@ def test_a_long_query_is_cut_at_a_space_and_says_so() -> None:
     typed = read_query("graph " * 400)
     assert len(typed.text) <= 1000 and typed.text.endswith("graph")
     assert typed.notices == ("only the first 1,000 characters of the query are searched",)
+
+
+def test_top_level_field_clauses_are_read_with_their_values_and_where_they_stand() -> None:
+    text = 'graph Venue:(ICML OR "AutoML  Conf") -track:poster (venue:x OR y) year:[2020 TO 2024] status:'
+    clauses = read_query(text).clauses
+    assert [(c.field, text[c.start : c.end], c.values, c.negated) for c in clauses] == [
+        ("venue", 'Venue:(ICML OR "AutoML  Conf")', ("ICML", "AutoML Conf"), False),
+        ("track", "-track:poster", ("poster",), True),
+        ("year", "year:[2020 TO 2024]", (), False),
+        ("status", "status:", (), False),
+    ], "venue:x inside parentheses belongs to the larger expression"
+
+
+def test_an_unclosed_group_runs_to_the_end_and_a_marked_value_keeps_its_marks() -> None:
+    text = "venue:neur* year:(2024 OR 2025"
+    clauses = read_query(text).clauses
+    assert [(text[c.start : c.end], c.values) for c in clauses] == [
+        ("venue:neur*", ("neur*",)),
+        ("year:(2024 OR 2025", ("2024", "2025")),
+    ]
