@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from index.models import Notice
-from index.state.changes import UNDO_DEPTH, Change, Logged, apply_changes
+from index.state.changes import UNDO_DEPTH, Change
 from index.state.db import error_code
+from index.state.fields import Logged, apply_changes
 
 RETRY_FOR_S = 30.0
 """How long a write keeps retrying while other processes hold the lock, beyond SQLite's own busy timeout."""

@@ -4,19 +4,18 @@ A note is the user's own text, kept as written apart from this: line endings bec
 characters other than newline and tab are dropped (they would reach the terminal), so are bidi controls
 (they would reorder what the terminal and the exports show), surrounding blank space
 is trimmed, and a note with nothing left is no note (setting it removes the note, and the removal travels
-in exports like an unstar).
+in exports like an unstar). Where a note is stored, undone, merged and exported is its `PaperField`
+(fields.py), as for every field.
 """
 
 from __future__ import annotations
 
 import re
-import sqlite3
 import unicodedata
 from collections.abc import Sequence
 
 from index.render.sanitize import strip_bidi
-from index.state.base import rows_of
-from index.state.changes import InputError, NoteMark, to_float
+from index.state.changes import InputError
 
 NOTE_MAX = 20_000
 """Characters in one note: pages of text, and still a small row."""
@@ -41,23 +40,6 @@ def clean_note(text: str) -> str:
     if len(kept) > NOTE_MAX:
         raise NoteError(f"the note has {len(kept)} characters; at most {NOTE_MAX} are kept")
     return kept
-
-
-def note_of(conn: sqlite3.Connection, paper_id: str) -> str:
-    row = conn.execute("SELECT text FROM paper_note WHERE id = ?", (paper_id,)).fetchone()
-    return "" if row is None else str(row[0])
-
-
-def all_notes(conn: sqlite3.Connection) -> dict[str, str]:
-    """Every paper that has a note now, with its text."""
-    rows = conn.execute("SELECT id, text FROM paper_note WHERE text != '' ORDER BY id").fetchall()
-    return {str(paper_id): str(text) for paper_id, text in rows}
-
-
-def note_marks(conn: sqlite3.Connection, ids: Sequence[str] | None) -> dict[str, NoteMark]:
-    """The stored note (removals included) of these papers, or of all papers when `ids` is None."""
-    rows = rows_of(conn, "SELECT id, text, at FROM paper_note", ids)
-    return {str(paper_id): NoteMark(str(text), to_float(at)) for paper_id, text, at in rows}
 
 
 def note_words(text: str) -> list[str]:

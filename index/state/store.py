@@ -18,23 +18,22 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol, TypeVar
 
-from index.state import notes, searches, tags
+from index.state import searches, tags
 from index.state.base import Applied, StateError, StateReadOnlyError, rows_of
 from index.state.changes import (
+    NOTE,
     TAG_PREFIX,
     UNDO_DEPTH,
     Change,
     Field,
+    InputError,
     NoteMark,
-    PaperState,
     TagMark,
-    field_name,
-    kind_of,
-    row_state,
-    stored,
+    Value,
     to_float,
 )
 from index.state.db import open_database
+from index.state.fields import PAPER_FIELDS, PaperState, paper_field, stored
 from index.state.searches import SavedSearch
 from index.state.session_table import JSONValue, SessionTable
 
@@ -105,13 +104,13 @@ class StateStore(SessionTable):
 
     def _ids(self, field: Field) -> frozenset[str]:
         """Ids with `field` set, cached until any process commits: search filters call this per query."""
-        name = field_name(field)
+        flag = paper_field(field)
 
         def load(conn: sqlite3.Connection) -> frozenset[str]:
-            rows = conn.execute(f"SELECT id FROM paper_state WHERE {name} = 1").fetchall()
+            rows = conn.execute(f"SELECT id FROM {flag.table} WHERE {flag.column} = 1").fetchall()
             return frozenset(str(row[0]) for row in rows)
 
-        return self._cached(name, load)  # frozen, so shared without a 56k-element copy per call
+        return self._cached(flag.name, load)  # frozen, so shared without a 56k-element copy per call
 
     def is_starred(self, paper_id: str) -> bool:
         return self.state(paper_id).starred
@@ -163,11 +162,28 @@ class StateStore(SessionTable):
 
     def note(self, paper_id: str) -> str:
         """The paper's note, or "" when it has none."""
-        return self._read(lambda conn: notes.note_of(conn, paper_id))
+        return str(self.value(paper_id, NOTE))
 
     def notes(self) -> Mapping[str, str]:
         """Every note by paper id (cached): what `note:` filters search."""
-        return self._cached("notes", lambda conn: _frozen(notes.all_notes(conn)))
+        return self._cached("notes", lambda conn: _frozen({key: str(text) for key, text in _set(conn, NOTE)}))
+
+    # -- any field by name (fields.py): a new field needs no method of its own here --------------------
+
+    def value(self, paper_id: str, name: str) -> Value:
+        """The field's value on the paper now; its unset value (`PaperField.off`) when it has none."""
+        found = self._read(lambda conn: stored(conn, paper_id, name))
+        return paper_field(name).off if found is None else found[0]
+
+    def values(self, name: str) -> Mapping[str, Value]:
+        """Every paper whose field is set now, with its value (cached): what a field's filter reads."""
+        return self._cached(f"values:{name}", lambda conn: _frozen(dict(_set(conn, name))))
+
+    def set_value(self, paper_id: str, name: str, value: Value) -> Applied:
+        """Set a field on one paper as one undo step, in its stored form (`PaperField.clean`, which raises
+        an `InputError` for a value the field cannot hold); the unset value removes it."""
+        field = paper_field(name)
+        return self.apply([Change(paper_id, name, field.outward(field.clean(value)))], name)
 
     # -- saved searches ------------------------------------------------------------------------------------
 
@@ -229,7 +245,7 @@ class StateStore(SessionTable):
 
     def set_note(self, paper_id: str, text: str) -> Applied:
         """Replace the paper's note (cleaned: `notes.clean_note`); empty text removes it. One undo step."""
-        return self.apply([Change.note(paper_id, notes.clean_note(text))], "note")
+        return self.set_value(paper_id, NOTE, text)
 
     def toggle_star(self, paper_id: str) -> bool:
         """Flip the star and return the new value."""
@@ -267,13 +283,11 @@ class StateStore(SessionTable):
         saved search name. The papers' changes are one undo step; saved searches are not undone."""
         changes: list[Change] = []
         for record in records:
-            if record.starred_at is not None:
-                changes.append(Change(record.id, "starred", record.starred, record.starred_at))
-            if record.read_at is not None:
-                changes.append(Change(record.id, "read", record.read, record.read_at))
+            for field in PAPER_FIELDS:
+                mark = field.mark_of(record)
+                if mark is not None:
+                    changes.append(Change(record.id, field.name, field.outward(mark[0]), mark[1]))
             changes += [Change.tag(record.id, mark.name, mark.tagged, mark.at) for mark in record.tags]
-            if record.note is not None:
-                changes.append(Change.note(record.id, record.note.text, record.note.at))
         for change in changes:
             _check(change)
         incoming = list(saved)
@@ -312,23 +326,39 @@ class StateStore(SessionTable):
 
 
 def _check(change: Change) -> None:
-    """Refuse a tag or note not in its stored form: it would split a tag by case or store raw text."""
-    kind = kind_of(change.field)
-    name = change.field[len(TAG_PREFIX) :]
-    if kind == "tag" and tags.normalize_tag(name) != name:
-        raise tags.TagNameError(f"tag {name!r} is not in its stored form")
-    if kind == "note" and isinstance(change.value, str) and notes.clean_note(change.value) != change.value:
-        raise notes.NoteError("a note must be cleaned (notes.clean_note) before it is stored")
+    """Refuse a tag or value not in its stored form: it would split a tag by case or store raw text."""
+    if change.field.startswith(TAG_PREFIX):
+        name = change.field[len(TAG_PREFIX) :]
+        if tags.normalize_tag(name) != name:
+            raise tags.TagNameError(f"tag {name!r} is not in its stored form")
+        return
+    field = paper_field(change.field)
+    value = change.value
+    # A value of the wrong type is a bug the write path refuses (TypeError); this checks the right type.
+    if not field.flag and isinstance(value, type(field.off)) and field.clean(value) != value:
+        raise InputError(f"a {field.name} must be in its stored form (PaperField.clean) before it is stored")
+
+
+def _set(conn: sqlite3.Connection, name: str) -> list[tuple[str, Value]]:
+    """Every paper whose field `name` is set now (not its unset value), with the value, by id."""
+    field = paper_field(name)
+    rows = conn.execute(
+        f"SELECT id, {field.column} FROM {field.table} WHERE {field.column} != ? ORDER BY id", (field.off,)
+    ).fetchall()
+    return [(str(paper_id), field.value_from(value)) for paper_id, value in rows]
 
 
 def _states(conn: sqlite3.Connection, ids: Sequence[str] | None) -> dict[str, PaperState]:
-    """Stored states of these papers (every stored paper when None), with their tags and notes."""
-    rows = rows_of(conn, "SELECT * FROM paper_state", ids)
-    found = {str(row[0]): row_state(row) for row in rows}
+    """Stored states of these papers (every stored paper when None), with every field and their tags."""
+    found: dict[str, PaperState] = {}
+    for field in PAPER_FIELDS:
+        select = f"SELECT id, {field.column}, {field.at_column} FROM {field.table}"
+        for paper_id, value, at in rows_of(conn, select, ids):
+            state = found.setdefault(str(paper_id), PaperState(str(paper_id)))
+            if value is not None and at is not None:
+                found[state.id] = field.with_mark(state, (field.value_from(value), to_float(at)))
     for paper_id, marks_of in tags.tag_marks(conn, ids).items():
         found[paper_id] = replace(found.get(paper_id, PaperState(paper_id)), tags=marks_of)
-    for paper_id, note in notes.note_marks(conn, ids).items():
-        found[paper_id] = replace(found.get(paper_id, PaperState(paper_id)), note=note)
     return found
 
 

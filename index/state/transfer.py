@@ -21,8 +21,8 @@ from datetime import UTC, datetime
 from typing import Literal
 
 from index.render.sanitize import BIDI_CONTROLS, strip_bidi
-from index.state.changes import NoteMark, PaperState, TagMark
-from index.state.notes import NoteError, clean_note
+from index.state.changes import InputError, TagMark
+from index.state.fields import PAPER_FIELDS, Mark, PaperField, PaperState
 from index.state.searches import SavedSearch, SavedSearchError, clean_name, clean_query
 from index.state.tags import TagNameError, normalize_tag
 
@@ -72,6 +72,11 @@ class Described:
         return " ".join(part for part in (self.venue, str(self.year) if self.year else None) if part)
 
 
+_FLAGS = [field for field in PAPER_FIELDS if field.flag]
+_VALUED = [field for field in PAPER_FIELDS if not field.flag]
+"""The fields an export carries: flags flat (`starred`, `starred_at`), the others as an object or null."""
+
+
 def select(records: Iterable[PaperState], which: Which, tag: str | None = None) -> list[PaperState]:
     """`all` keeps tombstones (so unstars travel); `starred`/`read` keep only papers currently so; a `tag`
     (in its stored form) keeps only papers that have it now."""
@@ -113,24 +118,21 @@ def to_json(
     papers = []
     for record in records:
         info = described.get(record.id)
-        papers.append(
-            {
-                "id": record.id,
-                "starred": record.starred,
-                "starred_at": _exported_time(record.starred_at),
-                "read": record.read,
-                "read_at": _exported_time(record.read_at),
-                "tags": [
-                    {"name": tag.name, "tagged": tag.tagged, "at": _exported_time(tag.at)}
-                    for tag in record.tags
-                ],
-                "note": {"text": record.note.text, "at": _exported_time(record.note.at)}
-                if record.note
-                else None,
-                "headline": info.headline if info else None,
-                "venue": info.venue if info else None,
-            }
-        )
+        paper: dict[str, object] = {"id": record.id}
+        for field in _FLAGS:
+            mark = field.mark_of(record)
+            paper[field.name] = mark is not None and mark[0] == 1
+            paper[f"{field.name}_at"] = None if mark is None else _exported_time(mark[1])
+        paper["tags"] = [
+            {"name": tag.name, "tagged": tag.tagged, "at": _exported_time(tag.at)} for tag in record.tags
+        ]
+        for field in _VALUED:
+            mark = field.mark_of(record)
+            paper[field.name] = (
+                None if mark is None else {field.json_value: mark[0], "at": _exported_time(mark[1])}
+            )
+        paper |= {"headline": info.headline if info else None, "venue": info.venue if info else None}
+        papers.append(paper)
     document = {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
@@ -156,25 +158,24 @@ def to_csv(records: Sequence[PaperState], described: Mapping[str, Described]) ->
     """One row per paper with ISO times, for spreadsheets; tags space-separated (a tag has no spaces)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        ["id", "starred", "starred_at", "read", "read_at", "headline", "venue", "year", "tags", "note"]
-    )
+    flags = [column for field in _FLAGS for column in (field.name, f"{field.name}_at")]
+    writer.writerow(["id", *flags, "headline", "venue", "year", "tags", *(field.name for field in _VALUED)])
     for record in records:
         info = described.get(record.id)
-        writer.writerow(
-            [
-                record.id,
-                int(record.starred),
-                iso(record.starred_at),
-                int(record.read),
-                iso(record.read_at),
-                _cell(info.headline) if info else "",
-                _cell(info.venue or "") if info else "",
-                (info.year or "") if info else "",
-                _cell(" ".join(record.tag_names)),
-                _cell(record.note.text) if record.note else "",
-            ]
-        )
+        row: list[object] = [record.id]
+        for field in _FLAGS:
+            mark = field.mark_of(record)
+            row += [0, ""] if mark is None else [mark[0], iso(mark[1])]
+        row += [
+            _cell(info.headline) if info else "",
+            _cell(info.venue or "") if info else "",
+            (info.year or "") if info else "",
+            _cell(" ".join(record.tag_names)),
+        ]
+        for field in _VALUED:
+            mark = field.mark_of(record)
+            row.append("" if mark is None else _cell(str(mark[0])))
+        writer.writerow(row)
     return out.getvalue()
 
 
@@ -277,12 +278,13 @@ def _check_depth(text: str) -> None:
             depth -= 1
 
 
-def _flag(value: object, at: float | None, what: str) -> bool:
+def _flag(value: object, at: float | None, what: str) -> Mark | None:
+    """A flag's mark: (1 or 0, time), None when it was never set (false with no time)."""
     if not isinstance(value, bool):
         raise ImportFormatError(f"{what!r} must be true or false, not {_shown(value)}")
     if value and at is None:
         raise ImportFormatError(f"{what!r} is true but {what}_at is missing")
-    return value
+    return None if at is None else (int(value), at)
 
 
 def _paper(number: int, item: object) -> PaperState:
@@ -292,15 +294,20 @@ def _paper(number: int, item: object) -> PaperState:
         paper_id = item.get("id")
         if not isinstance(paper_id, str) or PAPER_ID.fullmatch(paper_id) is None:
             raise ImportFormatError(f"'id' must be 12 lowercase hex characters, not {_shown(paper_id)}")
-        starred_at = _time(item.get("starred_at"), "starred_at")
-        read_at = _time(item.get("read_at"), "read_at")
-        starred = _flag(item.get("starred", False), starred_at, "starred")
-        read = _flag(item.get("read", False), read_at, "read")
-        tags = _tags(item.get("tags", []))
-        note = _note(item.get("note"))
+        # Every time before any value, tags before the valued fields: the first fault found is reported.
+        times = [_time(item.get(f"{field.name}_at"), f"{field.name}_at") for field in _FLAGS]
+        marks = [
+            (field, _flag(item.get(field.name, False), at, field.name))
+            for field, at in zip(_FLAGS, times, strict=True)
+        ]
+        state = PaperState(paper_id, tags=_tags(item.get("tags", [])))
+        marks += [(field, _valued(field, item.get(field.name))) for field in _VALUED]
     except ImportFormatError as error:
         raise ImportFormatError(f"paper {number}: {error}") from None
-    return PaperState(paper_id, starred, starred_at, read, read_at, tags, note)
+    for field, mark in marks:
+        if mark is not None:
+            state = field.with_mark(state, mark)
+    return state
 
 
 def _required_time(value: object, what: str) -> float:
@@ -335,19 +342,23 @@ def _tags(value: object) -> tuple[TagMark, ...]:
     return tuple(marks[name] for name in sorted(marks))
 
 
-def _note(value: object) -> NoteMark | None:
+def _valued(field: PaperField, value: object) -> Mark | None:
+    """A valued field's mark from its export object (`{"text": ..., "at": ...}` for the note), in its stored
+    form; None for null."""
+    name = field.name
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise ImportFormatError(f"'note' must be an object or null, not {_shown(value)}")
-    text = value.get("text")
-    if not isinstance(text, str):
-        raise ImportFormatError(f"note: 'text' must be text, not {_shown(text)}")
+        raise ImportFormatError(f"'{name}' must be an object or null, not {_shown(value)}")
+    given = value.get(field.json_value)
+    if isinstance(given, bool) or not isinstance(given, type(field.off)):
+        kind = "text" if isinstance(field.off, str) else "a whole number"
+        raise ImportFormatError(f"{name}: '{field.json_value}' must be {kind}, not {_shown(given)}")
     try:
-        cleaned = clean_note(text)
-    except NoteError as error:
-        raise ImportFormatError(f"note: {error}") from None
-    return NoteMark(cleaned, _required_time(value.get("at"), "note: at"))
+        cleaned = field.clean(given)
+    except InputError as error:
+        raise ImportFormatError(f"{name}: {error}") from None
+    return cleaned, _required_time(value.get("at"), f"{name}: at")
 
 
 def _saved(number: int, item: object) -> SavedSearch:
