@@ -155,7 +155,7 @@ def _run_stats(args: argparse.Namespace) -> int:
 
 def _run_show(args: argparse.Namespace) -> int:
     """Show one paper: headline, venue, every file and line it appears at, its id, your star, read mark,
-    tags and note, and the abstract."""
+    tags and every other field you set (the note), and the abstract."""
     with cli_common.open_library(args, listings=True) as library:
         papers = _load(library)
         try:
@@ -166,10 +166,11 @@ def _run_show(args: argparse.Namespace) -> int:
         text = papers.rendered(paper_id).text
         open_state(library, writing=False)
         starred, read = paper_id in library.marks.starred, paper_id in library.marks.read
-        tags, note = library.organiser.tags(paper_id), library.organiser.note(paper_id)
+        tags, yours = library.organiser.tags(paper_id), library.organiser.field_values(paper_id)
     if args.json:
         record = _paper_json(paper)
-        record |= {"starred": starred, "read": read, "tags": list(tags), "note": note or None}
+        record |= {"starred": starred, "read": read, "tags": list(tags)}
+        record |= {name: value or None for name, value in yours.items()}
         record |= {"text": text, "raw": paper.abstract}
         _write(_dumps(record))
         return 0
@@ -185,9 +186,10 @@ def _run_show(args: argparse.Namespace) -> int:
         lines.append(safe(paper.url))
     marks = ["★ starred" if starred else "not starred", "read" if read else "unread"]
     lines.append(f"yours: {', '.join(marks)}; tags: {', '.join(tags) or 'none'}")
-    if note:
-        lines.append("note:")
-        lines.extend(f"  {safe(line)}" for line in note.split("\n"))  # safe() would join the lines
+    for name, value in yours.items():
+        if value:
+            lines.append(f"{name}:")
+            lines.extend(f"  {safe(line)}" for line in str(value).split("\n"))  # safe() would join the lines
     lines.append("")
     lines.append("Sources:" if len(paper.sources) > 1 else "Source:")
     lines.extend(f"  {_source_label(source)}" for source in paper.sources)

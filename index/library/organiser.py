@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from index.state.changes import Change
+from index.state.changes import Change, Value
+from index.state.fields import PAPER_FIELDS
 from index.state.store import Applied, StateStore
 from index.state.tags import normalize_tags
 from index.views import View
@@ -100,6 +101,13 @@ class Organiser:
     def noted_ids(self) -> frozenset[str]:
         """Papers that have a note (cached): for a marker in list rows."""
         return frozenset(self.state.notes())
+
+    def field_values(self, paper_id: str) -> dict[str, Value]:
+        """The paper's value of every field beyond its star and read mark (the note), by name, in the
+        export's order; an unset field as its unset value ("", 0): what `papers show` lists."""
+        return {
+            field.name: self.state.value(paper_id, field.name) for field in PAPER_FIELDS if not field.flag
+        }
 
     # ---- saved searches ---------------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from index.library.organiser import Organiser
 from index.state.changes import Value
 from index.state.db import DB_NAME
 from index.state.fields import BY_NAME, PAPER_FIELDS, PaperField
@@ -118,3 +119,11 @@ def test_a_wrong_value_in_an_import_names_the_field(field: PaperField) -> None:
     document["papers"][0][field.name] = [1]
     with pytest.raises(ImportFormatError, match=f"^paper 1: '{field.name}' must be "):
         parse_export(json.dumps(document))
+
+
+def test_the_organiser_lists_a_field_for_papers_show(store: StateStore, field: PaperField) -> None:
+    organiser = Organiser(lambda: store, lambda _query: pytest.fail("no view is needed"))
+    store.set_value(A, field.name, SAMPLES[field.name][0])
+    listed = organiser.field_values(A)
+    assert (field.name in listed) is not field.flag  # star and read have their own words in `papers show`
+    assert field.flag or listed[field.name] == SAMPLES[field.name][0]
