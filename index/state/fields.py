@@ -17,7 +17,7 @@ import math
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from index.state.changes import TAG_PREFIX, Change, NoteMark, Stored, TagMark, Value, newer
@@ -65,14 +65,18 @@ class PaperField:
     """The stored form of a value a user or an import gives; raises an `InputError` saying what is wrong."""
     mark_of: Callable[[PaperState], Mark | None]
     """The field's stored (value, time) on a state, None when it was never set."""
-    with_mark: Callable[[PaperState, Mark], PaperState]
+    attributes: Callable[[Mark], dict[str, Any]]
+    """The `PaperState` attributes that hold a stored (value, time): readers gather every field's and make
+    each state once."""
     flag: bool = False
     json_value: str = "value"
     """The key of the value in the export's object (the note's is "text"); a flag has no object."""
 
     def value_from(self, raw: object) -> Value:
         """A value as SQLite returns it, in the slot's type."""
-        return str(raw) if isinstance(self.off, str) else int(str(raw))
+        if isinstance(self.off, str):
+            return str(raw)
+        return raw if isinstance(raw, int) else int(str(raw))
 
     def outward(self, value: Value) -> bool | int | str:
         """A stored value as a `Change` carries it: a flag's 0/1 as a bool."""
@@ -83,15 +87,16 @@ def _flag(name: str) -> PaperField:
     """A true/false field: a column pair (`name`, `name_at`) of `paper_state` and two attributes of
     `PaperState` of the same names."""
 
+    at_name = f"{name}_at"
+
     def mark_of(state: PaperState) -> Mark | None:
-        at: float | None = getattr(state, f"{name}_at")
+        at: float | None = getattr(state, at_name)
         return None if at is None else (int(getattr(state, name)), at)
 
-    def with_mark(state: PaperState, mark: Mark) -> PaperState:
-        values: dict[str, Any] = {name: mark[0] == 1, f"{name}_at": mark[1]}
-        return replace(state, **values)
+    def attributes(mark: Mark) -> dict[str, Any]:
+        return {name: mark[0] == 1, at_name: mark[1]}
 
-    return PaperField(name, "paper_state", name, f"{name}_at", 0, _unchanged, mark_of, with_mark, flag=True)
+    return PaperField(name, "paper_state", name, at_name, 0, _unchanged, mark_of, attributes, flag=True)
 
 
 def _unchanged(value: Value) -> Value:
@@ -103,8 +108,8 @@ def _note_of(state: PaperState) -> Mark | None:
     return None if state.note is None else (state.note.text, state.note.at)
 
 
-def _with_note(state: PaperState, mark: Mark) -> PaperState:
-    return replace(state, note=NoteMark(str(mark[0]), mark[1]))
+def _note_attributes(mark: Mark) -> dict[str, Any]:
+    return {"note": NoteMark(str(mark[0]), mark[1])}
 
 
 def _clean_note(value: Value) -> Value:
@@ -114,7 +119,9 @@ def _clean_note(value: Value) -> Value:
 PAPER_FIELDS: tuple[PaperField, ...] = (
     _flag("starred"),
     _flag("read"),
-    PaperField("note", "paper_note", "text", "at", "", _clean_note, _note_of, _with_note, json_value="text"),
+    PaperField(
+        "note", "paper_note", "text", "at", "", _clean_note, _note_of, _note_attributes, json_value="text"
+    ),
 )
 """Every per-paper field but tags, in the order exports list them (flags first, as the CSV's columns)."""
 BY_NAME = {field.name: field for field in PAPER_FIELDS}
@@ -157,7 +164,7 @@ def stored(conn: sqlite3.Connection, paper_id: str, field: str) -> Stored:
 
 
 def _tagged(raw: object) -> Value:
-    return int(str(raw))
+    return raw if isinstance(raw, int) else int(str(raw))
 
 
 def _encode(field: str, value: bool | int | str) -> Value:

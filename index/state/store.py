@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from index.state import searches, tags
 from index.state.base import Applied, StateError, StateReadOnlyError, rows_of
@@ -350,16 +350,16 @@ def _set(conn: sqlite3.Connection, name: str) -> list[tuple[str, Value]]:
 
 def _states(conn: sqlite3.Connection, ids: Sequence[str] | None) -> dict[str, PaperState]:
     """Stored states of these papers (every stored paper when None), with every field and their tags."""
-    found: dict[str, PaperState] = {}
+    attributes: dict[str, dict[str, Any]] = {}
     for field in PAPER_FIELDS:
         select = f"SELECT id, {field.column}, {field.at_column} FROM {field.table}"
         for paper_id, value, at in rows_of(conn, select, ids):
-            state = found.setdefault(str(paper_id), PaperState(str(paper_id)))
+            found = attributes.setdefault(str(paper_id), {})
             if value is not None and at is not None:
-                found[state.id] = field.with_mark(state, (field.value_from(value), to_float(at)))
+                found |= field.attributes((field.value_from(value), to_float(at)))
     for paper_id, marks_of in tags.tag_marks(conn, ids).items():
-        found[paper_id] = replace(found.get(paper_id, PaperState(paper_id)), tags=marks_of)
-    return found
+        attributes.setdefault(paper_id, {})["tags"] = marks_of
+    return {paper_id: PaperState(paper_id, **found) for paper_id, found in attributes.items()}
 
 
 def _frozen(mapping: dict[str, V]) -> Mapping[str, V]:

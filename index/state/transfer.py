@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from index.render.sanitize import BIDI_CONTROLS, strip_bidi
 from index.state.changes import InputError, TagMark
@@ -72,9 +72,10 @@ class Described:
         return " ".join(part for part in (self.venue, str(self.year) if self.year else None) if part)
 
 
-_FLAGS = [field for field in PAPER_FIELDS if field.flag]
+_FLAGS = [(field, field.name, f"{field.name}_at") for field in PAPER_FIELDS if field.flag]
 _VALUED = [field for field in PAPER_FIELDS if not field.flag]
-"""The fields an export carries: flags flat (`starred`, `starred_at`), the others as an object or null."""
+"""The fields an export carries: flags flat under two keys (`starred`, `starred_at`), the others as an
+object or null under their name."""
 
 
 def select(records: Iterable[PaperState], which: Which, tag: str | None = None) -> list[PaperState]:
@@ -119,10 +120,10 @@ def to_json(
     for record in records:
         info = described.get(record.id)
         paper: dict[str, object] = {"id": record.id}
-        for field in _FLAGS:
+        for field, key, at_key in _FLAGS:
             mark = field.mark_of(record)
-            paper[field.name] = mark is not None and mark[0] == 1
-            paper[f"{field.name}_at"] = None if mark is None else _exported_time(mark[1])
+            paper[key] = mark is not None and mark[0] == 1
+            paper[at_key] = None if mark is None else _exported_time(mark[1])
         paper["tags"] = [
             {"name": tag.name, "tagged": tag.tagged, "at": _exported_time(tag.at)} for tag in record.tags
         ]
@@ -158,12 +159,12 @@ def to_csv(records: Sequence[PaperState], described: Mapping[str, Described]) ->
     """One row per paper with ISO times, for spreadsheets; tags space-separated (a tag has no spaces)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    flags = [column for field in _FLAGS for column in (field.name, f"{field.name}_at")]
+    flags = [column for _field, key, at_key in _FLAGS for column in (key, at_key)]
     writer.writerow(["id", *flags, "headline", "venue", "year", "tags", *(field.name for field in _VALUED)])
     for record in records:
         info = described.get(record.id)
         row: list[object] = [record.id]
-        for field in _FLAGS:
+        for field, _key, _at_key in _FLAGS:
             mark = field.mark_of(record)
             row += [0, ""] if mark is None else [mark[0], iso(mark[1])]
         row += [
@@ -295,19 +296,20 @@ def _paper(number: int, item: object) -> PaperState:
         if not isinstance(paper_id, str) or PAPER_ID.fullmatch(paper_id) is None:
             raise ImportFormatError(f"'id' must be 12 lowercase hex characters, not {_shown(paper_id)}")
         # Every time before any value, tags before the valued fields: the first fault found is reported.
-        times = [_time(item.get(f"{field.name}_at"), f"{field.name}_at") for field in _FLAGS]
-        marks = [
-            (field, _flag(item.get(field.name, False), at, field.name))
-            for field, at in zip(_FLAGS, times, strict=True)
-        ]
-        state = PaperState(paper_id, tags=_tags(item.get("tags", [])))
-        marks += [(field, _valued(field, item.get(field.name))) for field in _VALUED]
+        times = [_time(item.get(at_key), at_key) for _field, _key, at_key in _FLAGS]
+        attributes: dict[str, Any] = {}
+        for (field, key, _at_key), at in zip(_FLAGS, times, strict=True):
+            mark = _flag(item.get(key, False), at, key)
+            if mark is not None:
+                attributes |= field.attributes(mark)
+        attributes["tags"] = _tags(item.get("tags", []))
+        for valued in _VALUED:
+            mark = _valued(valued, item.get(valued.name))
+            if mark is not None:
+                attributes |= valued.attributes(mark)
     except ImportFormatError as error:
         raise ImportFormatError(f"paper {number}: {error}") from None
-    for field, mark in marks:
-        if mark is not None:
-            state = field.with_mark(state, mark)
-    return state
+    return PaperState(paper_id, **attributes)
 
 
 def _required_time(value: object, what: str) -> float:
