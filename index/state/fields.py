@@ -104,6 +104,9 @@ def _unchanged(value: Value) -> Value:
     return value
 
 
+# The note: text, its rule in notes.py, a `NoteMark` on a `PaperState`.
+
+
 def _note_of(state: PaperState) -> Mark | None:
     return None if state.note is None else (state.note.text, state.note.at)
 
@@ -120,10 +123,19 @@ PAPER_FIELDS: tuple[PaperField, ...] = (
     _flag("starred"),
     _flag("read"),
     PaperField(
-        "note", "paper_note", "text", "at", "", _clean_note, _note_of, _note_attributes, json_value="text"
+        name="note",
+        table="paper_note",
+        column="text",
+        at_column="at",
+        off="",
+        clean=_clean_note,
+        mark_of=_note_of,
+        attributes=_note_attributes,
+        json_value="text",
     ),
 )
-"""Every per-paper field but tags, in the order exports list them (flags first, as the CSV's columns)."""
+"""Every per-paper field but tags. Exports list the flags before the tags and the others after them, each
+kind in this order."""
 BY_NAME = {field.name: field for field in PAPER_FIELDS}
 
 
