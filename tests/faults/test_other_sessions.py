@@ -29,8 +29,10 @@ from tui.browse import marking
 from tui.browse.marking import INLINE_RELOAD
 from tui.screens.saved_searches import SavedSearches
 
-SHOW_WITHIN = 1.0
-"""Seconds from the other process's commit to the screen showing it (the reader checks 4 times a second)."""
+SHOW_WITHIN = 3.0
+"""Seconds from the other process's commit to the screen showing it. The reader checks 4 times a second, so
+it shows within about 0.3 s on an idle machine; the bound leaves room for a loaded CI runner (1.07 s seen
+with two test workers and other jobs on 2 cores) while still failing a screen that stays stale."""
 
 
 @pytest.fixture

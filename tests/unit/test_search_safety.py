@@ -180,7 +180,7 @@ for number, paragraph in enumerate(paragraphs[:12]):
     with open(listing, "a", encoding="utf-8") as handle:
         handle.write(f"\\n\\nUpdate {number}: " + paragraph.strip())
     done = subprocess.run([sys.executable, "-m", "index.cli", *args, "index"], capture_output=True, text=True)
-    if done.returncode != 0 or "1 added" not in done.stdout:
+    if done.returncode != 0:
         sys.exit(f"update {number}: {done.stdout} {done.stderr}")
 """
 
@@ -223,8 +223,7 @@ def test_queries_while_another_process_commits_updates_answer_from_the_index_the
             except IndexReplaced:
                 assert not follow, "a command follows another process's update"
                 replaced += 1
-                library.close()
-                library = Library.open([listings], tmp_path / "ix", tmp_path / "data", reader=True)
+                library.build_index()  # what the reader does then (tui/browse/screen.py, `_index_lost`)
                 continue
             ids = set(library.papers.ids)
             assert view.hits and all(hit.id in ids for hit in view.hits), view

@@ -212,8 +212,15 @@ def test_a_segment_writer_has_the_state_the_adapter_names(ix: Any) -> None:
         writer.cancel()
 
 
-def test_a_generations_files_are_its_table_of_contents_and_its_segments_files(ix: Any) -> None:
+def test_a_generations_files_are_its_table_of_contents_and_its_segments_files() -> None:
     """What `refresh` watches for damage: every file the generation reads, and no other generation's."""
+    ix = RamStorage().create_index(build_schema())
+    docs = documents(copies=2)
+    for part in (docs[: len(docs) // 2], docs[len(docs) // 2 :]):
+        writer = FastSegmentWriter(ix)
+        for doc in part:
+            writer.add_document(**doc)
+        writer.commit(merge=False)
     with ix.searcher() as searcher:
         toc, segments = generation_files(ix, searcher)
         names = set(ix.storage.list())
