@@ -142,11 +142,20 @@ class StoreConnection:
     def _write(
         self, build: Callable[[sqlite3.Connection], Sequence[Change]], label: str, *, record_undo: bool = True
     ) -> Applied:
-        """Apply the changes `build` returns (it runs inside the transaction, so it may read first)."""
+        """Apply the changes `build` returns (it runs inside the transaction, so it may read first).
 
-        return self._transaction(
-            lambda conn: self._write_in(conn, build(conn), label, record_undo=record_undo)
-        )
+        When `build` finds nothing to change, nothing is written: the commit order does not move, so other
+        processes' readers (which poll `changed_elsewhere`) do not reload their marks for nothing.
+        """
+
+        def body(conn: sqlite3.Connection) -> Applied:
+            changes = build(conn)
+            if not changes:
+                row = conn.execute("SELECT value FROM meta WHERE key = 'commit_seq'").fetchone()
+                return Applied(int(row[0]), ())
+            return self._write_in(conn, changes, label, record_undo=record_undo)
+
+        return self._transaction(body)
 
     def _write_in(
         self, conn: sqlite3.Connection, changes: Sequence[Change], label: str, *, record_undo: bool = True

@@ -8,6 +8,7 @@ import io
 import os
 import sqlite3
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,6 +37,7 @@ from index.state.transfer import (
     to_csv,
     to_json,
 )
+from tests.conftest import REPO
 
 A, B, C = "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"
 
@@ -162,6 +164,28 @@ def test_toggle_against_what_was_shown(tmp_path: Path) -> None:
         assert mine.undo() is None, "nothing written, nothing to undo"
         fresh = mine.toggle(A, "starred", shown=True)
         assert fresh.changed and not fresh.value and theirs.starred_ids() == set()
+
+
+def test_a_toggle_that_writes_nothing_is_no_news_to_another_process(tmp_path: Path) -> None:
+    """A stale toggle (another session already made the change) writes nothing, so a reader in another
+    process does not reload its marks; a toggle that writes is news to it."""
+    toggle = (
+        "import sys; from pathlib import Path; from index.state.store import StateStore\n"
+        "with StateStore.open(Path(sys.argv[1])) as store:\n"
+        "    print(store.toggle(sys.argv[2], 'starred', shown=sys.argv[3] == 'shown').changed)"
+    )
+
+    def other_process(shown: bool) -> str:
+        argv = [sys.executable, "-c", toggle, str(tmp_path), A, "shown" if shown else "hidden"]
+        return subprocess.run(argv, capture_output=True, text=True, check=True, cwd=REPO).stdout.strip()
+
+    with StateStore.open(tmp_path) as mine:
+        mine.star([A])
+        assert not mine.changed_elsewhere()
+        assert other_process(shown=False) == "False", "the other process showed no star: nothing to do"
+        assert not mine.changed_elsewhere(), "nothing was written"
+        assert other_process(shown=True) == "True"
+        assert mine.changed_elsewhere() and mine.starred_ids() == set()
 
 
 def test_changed_elsewhere_sees_other_connections_only(tmp_path: Path) -> None:
