@@ -142,6 +142,20 @@ async def test_the_widen_hint_never_has_a_1_typed_into_the_query(
         assert "press 1 to show all papers" in detail_text(app)  # in the list, 1 is the key itself
 
 
+async def test_the_widen_hint_names_the_key_a_keymap_moved_show_all_papers_to(library: Library) -> None:
+    """With `browse.filter_all` remapped to `A`, the hint says `A`, and `A` does what it says."""
+    app = reader(library, keymap={"browse.filter_all": "A"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        assert browse(app).paper_list.ids == ()
+        assert "press A to show all papers" in detail_text(app)
+        await pilot.press("A")
+        await settle(pilot)
+        assert browse(app).filter == "all" and browse(app).paper_list.ids
+
+
 @pytest.mark.parametrize("size", SIZES)
 async def test_4_puts_the_best_recommendation_on_top(library: Library, size: tuple[int, int]) -> None:
     papers = list(library.papers)

@@ -78,15 +78,16 @@ def empty_message(outcome: View) -> Text:
     return Text(f"No papers for {' · '.join(parts) or 'this library'}.", end="")
 
 
-def widen_hint(outcome: View, *, typing: bool = False) -> Text:
+def widen_hint(outcome: View, *, typing: bool = False, all_key: str = "1") -> Text:
     """The detail pane when nothing matched: how to find more. While the query is being typed (`typing`) a
-    `1` would go into the query, so the hint says to leave the search bar first."""
+    `1` would go into the query, so the hint says to leave the search bar first. `all_key`: the key that
+    shows all papers now (a user keymap may move `browse.filter_all`)."""
     text = Text(end="")
     text.append(empty_message(outcome).plain + "\n\n", "bold")
     text.append("To widen the search:\n")
     if outcome.filter != "all":
         ones = FILTER_ONES.get(outcome.filter, outcome.filter)
-        press = "press Enter, then 1," if typing else "press 1"
+        press = f"press Enter, then {all_key}," if typing else f"press {all_key}"
         text.append(f"  {press} to show all papers, not only the {ones} ones\n")
     if outcome.query:
         text.append("  use fewer words, or OR between them (a OR b)\n")

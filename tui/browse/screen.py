@@ -395,11 +395,18 @@ class BrowseScreen(Screen[None]):
         if self.full_screen and event.widget is not self.detail:
             self.full_screen = False
 
+    @classmethod
+    def _binding(cls, binding_id: str) -> Binding:
+        """This screen's binding of `binding_id` (for the keys it is bound to now: `keys.keys_for`)."""
+        return next(b for b in cls.BINDINGS if isinstance(b, Binding) and b.id == binding_id)
+
     def _show_detail(self, paper_id: str | None, *, keep_scroll: bool = False) -> None:
         self._offer_copies(paper_id)
         if paper_id is None:
             typing = self.focused is self.search_bar.input
-            self.detail.show(None, placeholder=results.widen_hint(self.outcome, typing=typing))
+            all_key = keys.keys_for(self, self._binding("browse.filter_all"))
+            hint = results.widen_hint(self.outcome, typing=typing, all_key=all_key)
+            self.detail.show(None, placeholder=hint)
             return
         marks = self.marking
         view = results.paper_view(
