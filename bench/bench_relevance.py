@@ -40,6 +40,7 @@ from index.listings.catalog import load_catalog  # noqa: E402
 from index.listings.identity import paper_id  # noqa: E402
 from index.render.abstract import to_plain  # noqa: E402
 from index.search.index import SearchIndex  # noqa: E402
+from index.search.sets import sole_set  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
 
@@ -287,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _say(f"{len(papers)} papers with a real title of {len(catalog.papers)}; rendering abstracts")
     rows = [Row(paper.id, "", to_plain(paper.abstract), "", paper.year) for paper in catalog.papers]
 
-    ix = SearchIndex.open(args.index_dir)
+    ix = SearchIndex.open(sole_set(args.index_dir))
     stale = ix.maintenance.staleness([args.listings])
     if stale is not None:
         raise SystemExit(f"bench_relevance: the index in {args.index_dir} is not current ({stale})")

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from whoosh import qparser, query
+from whoosh import matching, qparser, query, scoring
 
 from index.search.bounds import MAX_EDITS
 from index.search.prefix_query import DocFrequency, mend_leaves, with_prefixes
@@ -25,6 +25,7 @@ from index.search.typed_query import (
     read_query,
 )
 from index.search.vocabulary import Vocabulary, expand
+from index.search.whoosh_private import bm25f_b
 
 QUERY_HELP = """\
 Query syntax
@@ -143,7 +144,7 @@ class QueryParsers:
             parsed = self.plain.parse(" ".join(lowered)) if lowered else None
             notices.insert(0, f"query {problem}; searched for the words as plain words")
         if parsed is not None:  # every spelling of each word (vocabulary.py), whatever parser made it
-            parsed = expand(parsed, self.schema, frequency, vocabulary)
+            parsed = by_frequency(expand(parsed, self.schema, frequency, vocabulary))
         return ParsedQuery(text, parsed, filters, _join(notices), words, problem is not None)
 
     def near_words(self, text: str, analyzer: Any) -> Any:
@@ -163,6 +164,75 @@ class QueryParsers:
                 for field in DEFAULT_FIELDS[:2]
             ]
         )
+
+
+class FrequencyPhrase(query.Phrase):  # type: ignore[misc]
+    """A phrase ranked by how often the paper writes the phrase, as BM25F ranks a term by how often it is
+    written: the phrase's count in the field, saturated and normalised by the field's length like a term's,
+    times the summed idf of its words (BM25F's K1 and the field's B, the same as for a term).
+
+    Whoosh's own phrase scores the words one by one, each by its count anywhere in the paper: "2 d" in a
+    formula ranked by how many times the paper writes `2` and `d`, "markov chain monte carlo" by every
+    `chain`. Matching is Whoosh's (the same papers); only the score differs. The array ranker (fastrank.py)
+    steps this matcher like any phrase, so both paths give the same scores.
+    """
+
+    def matcher(self, searcher: Any, context: Any = None) -> Any:
+        words = query.Phrase(self.fieldname, self.words, slop=self.slop, degrade=self.degrade)
+        found = words.matcher(searcher, context)
+        weighting = context.weighting if context is not None else searcher.weighting
+        if type(weighting) is not scoring.BM25F or not found.is_active() or not hasattr(found, "spans"):
+            # Unscored, another weighting, nothing found, or a field without positions: Whoosh's phrase.
+            return found if self.boost == 1.0 else matching.WrappingMatcher(found, boost=self.boost)
+        parent = searcher.get_parent()
+        idf = sum(parent.idf(self.fieldname, word) for word in self.words)
+        return _PhraseCount(found, searcher, self.fieldname, idf, weighting, self.boost)
+
+
+class _PhraseCount(matching.WrappingMatcher):  # type: ignore[misc]
+    """Whoosh's phrase matcher, scored by the number of times the phrase occurs (its spans)."""
+
+    def __init__(
+        self, child: Any, searcher: Any, field: str, idf: float, weighting: Any, boost: float
+    ) -> None:
+        super().__init__(child, boost=boost)
+        self._searcher = searcher
+        self._field = field
+        self._idf = idf
+        self._weighting = weighting
+        self._average = searcher.get_parent().avg_field_length(field) or 1
+        self._b = bm25f_b(weighting, field)
+
+    def copy(self) -> _PhraseCount:
+        return self._replacement(self.child.copy())
+
+    def _replacement(self, newchild: Any) -> _PhraseCount:
+        return _PhraseCount(newchild, self._searcher, self._field, self._idf, self._weighting, self.boost)
+
+    def supports_block_quality(self) -> bool:
+        return False  # the words' block bounds say nothing of the phrase's count
+
+    def score(self) -> float:
+        count = len(self.child.spans())
+        length = self._searcher.doc_field_length(self.child.id(), self._field, 1)
+        score = float(scoring.bm25(self._idf, count, length, self._average, self._b, self._weighting.K1))
+        return score * float(self.boost)
+
+
+def by_frequency(node: Any) -> Any:
+    """`node` with every phrase a `FrequencyPhrase`."""
+    if type(node) is query.Phrase:
+        return FrequencyPhrase(
+            node.fieldname,
+            node.words,
+            slop=node.slop,
+            boost=node.boost,
+            char_ranges=node.char_ranges,
+            degrade=node.degrade,
+        )
+    if node.is_leaf():
+        return node
+    return node.apply(by_frequency)
 
 
 def bounded(parsed: Any, notices: list[str]) -> Any:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from index.listings.catalog import load_catalog
 from index.models import Catalog, Entry, Listing, Paper, Source
 from index.search.index import SearchIndex
 from index.state.store import PaperState, StateStore
@@ -182,3 +183,12 @@ def merge_catalogs(*catalogs: Catalog) -> Catalog:
                 by_id[paper.id] = replace(first, sources=first.sources + paper.sources)
     listings = tuple(listing for catalog in catalogs for listing in catalog.listings)
     return Catalog(listings, tuple(by_id.values()))
+
+
+def abstracts_index(root: Path, abstracts: Iterable[str]) -> SearchIndex:
+    """An index of one title-less listing in `root` of `abstracts`, one paper each, built as a user's is."""
+    listing = root / "listing.txt"
+    listing.write_text("Test 2024 Papers\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+    built = SearchIndex.open(root / "ix")
+    built.maintenance.rebuild(load_catalog([listing]))
+    return built

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from index.listings.catalog import load_catalog
 from index.listings.identity import paper_id
 from index.search.acronyms import definitions, used
 from index.search.index import SearchIndex
+from tests.unit.search_fixtures import abstracts_index
 
 ABSTRACTS = {
     "gnn-defined": "Graph neural networks (GNNs) learn node representations by passing messages along edges.",
@@ -27,12 +27,7 @@ NAMES = {paper_id(text): name for name, text in ABSTRACTS.items()}
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
-    root = tmp_path_factory.mktemp("acronyms")
-    listing = root / "acronyms.txt"
-    listing.write_text("Acronyms 2024 Papers\n\n" + "\n\n".join(ABSTRACTS.values()) + "\n", encoding="utf-8")
-    built = SearchIndex.open(root / "ix")
-    built.maintenance.rebuild(load_catalog([listing]))
-    return built
+    return abstracts_index(tmp_path_factory.mktemp("acronyms"), ABSTRACTS.values())
 
 
 def ranked(index: SearchIndex, typed: str) -> list[str]:

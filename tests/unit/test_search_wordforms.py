@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from index.listings.catalog import load_catalog
 from index.listings.identity import paper_id
 from index.search.index import SearchIndex
 from index.search.schema import WordAnalyzer
+from tests.unit.search_fixtures import abstracts_index
 
 ABSTRACTS = {
     "hyphen": "We revisit deep Q-learning for control of simulated robot arms with sparse rewards.",
@@ -38,12 +38,7 @@ ABSTRACTS = {
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
-    root = tmp_path_factory.mktemp("wordforms")
-    listing = root / "forms.txt"
-    listing.write_text("Forms 2024 Papers\n\n" + "\n\n".join(ABSTRACTS.values()) + "\n", encoding="utf-8")
-    built = SearchIndex.open(root / "ix")
-    built.maintenance.rebuild(load_catalog([listing]))
-    return built
+    return abstracts_index(tmp_path_factory.mktemp("wordforms"), ABSTRACTS.values())
 
 
 NAMES = {paper_id(text): name for name, text in ABSTRACTS.items()}
