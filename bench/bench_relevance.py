@@ -271,6 +271,27 @@ def run_set(
     return {engine: (p / len(queries), n / len(queries)) for engine, (p, n) in totals.items()}
 
 
+def report(results: dict[str, dict[str, tuple[float, float]]], papers: int, stopped: Sequence[str]) -> None:
+    """The table of every set and engine, and whether the targets are met."""
+    print(f"\n{papers:,} abstracts; relevant = real title holds the query (see the docstring)")
+    if stopped:
+        print(f"papers stopped (ran out of time) on: {', '.join(stopped)}")
+    print(f"{'set':<18}" + "".join(f"{engine + ' P@10 / nDCG@20':>26}" for engine in ENGINES))
+    for name, figures in results.items():
+        print(f"{name:<18}" + "".join(f"{figures[e][0]:>17.3f} / {figures[e][1]:.3f}" for e in ENGINES))
+    term = next(iter(results.values()))
+    topic = list(results.values())[1]
+    term_peer = max(term["fts5"][0], term["tantivy"][0])
+    topic_peer = max(topic["fts5"][0], topic["tantivy"][0])
+    term_pass = term["papers"][0] >= max(0.65, term_peer + 0.05)
+    topic_pass = topic["papers"][0] >= 0.30 and topic["papers"][0] > topic_peer
+    print(
+        f"targets: terms P@10 {term['papers'][0]:.3f} >= 0.65 and >= {term_peer + 0.05:.3f}: "
+        f"{'PASS' if term_pass else 'MISS'}; topics P@10 {topic['papers'][0]:.3f} >= 0.30 and > "
+        f"{topic_peer:.3f}: {'PASS' if topic_pass else 'MISS'}"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--listings", type=Path, default=CORPUS / "listings")
@@ -298,8 +319,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         fts5.build(rows)
         tantivy = Tantivy(rows)
 
+        # Ranked warm, as a reader's session is after its warm-up: a cold first query on a loaded machine
+        # may run out of its time and answer nothing, which is speed (bench_keystroke), not relevance.
+        ix.warm()
+        stopped: list[str] = []
+
         def ours(typed: str, _peer: str) -> list[str]:
-            return list(ix.search(typed, limit=20, highlight_top=0).ids)
+            result = ix.search(typed, limit=20, highlight_top=0)
+            if result.notice and "stopped" in result.notice:
+                stopped.append(typed)
+            return list(result.ids)
 
         def theirs_fts5(_typed: str, peer: str) -> list[str]:
             try:
@@ -327,21 +356,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
         fts5.close()
     ix.maintenance.close()
-    print(f"\n{len(catalog.papers):,} abstracts; relevant = real title holds the query (see the docstring)")
-    print(f"{'set':<18}" + "".join(f"{engine + ' P@10 / nDCG@20':>26}" for engine in ENGINES))
-    for name, figures in results.items():
-        print(f"{name:<18}" + "".join(f"{figures[e][0]:>17.3f} / {figures[e][1]:.3f}" for e in ENGINES))
-    term = next(iter(results.values()))
-    topic = list(results.values())[1]
-    term_peer = max(term["fts5"][0], term["tantivy"][0])
-    topic_peer = max(topic["fts5"][0], topic["tantivy"][0])
-    term_pass = term["papers"][0] >= max(0.65, term_peer + 0.05)
-    topic_pass = topic["papers"][0] >= 0.30 and topic["papers"][0] > topic_peer
-    print(
-        f"targets: terms P@10 {term['papers'][0]:.3f} >= 0.65 and >= {term_peer + 0.05:.3f}: "
-        f"{'PASS' if term_pass else 'MISS'}; topics P@10 {topic['papers'][0]:.3f} >= 0.30 and > "
-        f"{topic_peer:.3f}: {'PASS' if topic_pass else 'MISS'}"
-    )
+    report(results, len(catalog.papers), stopped)
     return 0
 
 
