@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from whoosh import matching, qparser, query, scoring
+from whoosh import qparser, query, scoring
 
 from index.search.bounds import MAX_EDITS
 from index.search.prefix_query import DocFrequency, mend_leaves, with_prefixes
@@ -25,7 +25,7 @@ from index.search.typed_query import (
     read_query,
 )
 from index.search.vocabulary import Vocabulary, expand
-from index.search.whoosh_private import bm25f_b
+from index.search.whoosh_private import boosted, counted_phrase
 
 QUERY_HELP = """\
 Query syntax
@@ -183,40 +183,10 @@ class FrequencyPhrase(query.Phrase):  # type: ignore[misc]
         weighting = context.weighting if context is not None else searcher.weighting
         if type(weighting) is not scoring.BM25F or not found.is_active() or not hasattr(found, "spans"):
             # Unscored, another weighting, nothing found, or a field without positions: Whoosh's phrase.
-            return found if self.boost == 1.0 else matching.WrappingMatcher(found, boost=self.boost)
+            return found if self.boost == 1.0 else boosted(found, self.boost)
         parent = searcher.get_parent()
         idf = sum(parent.idf(self.fieldname, word) for word in self.words)
-        return _PhraseCount(found, searcher, self.fieldname, idf, weighting, self.boost)
-
-
-class _PhraseCount(matching.WrappingMatcher):  # type: ignore[misc]
-    """Whoosh's phrase matcher, scored by the number of times the phrase occurs (its spans)."""
-
-    def __init__(
-        self, child: Any, searcher: Any, field: str, idf: float, weighting: Any, boost: float
-    ) -> None:
-        super().__init__(child, boost=boost)
-        self._searcher = searcher
-        self._field = field
-        self._idf = idf
-        self._weighting = weighting
-        self._average = searcher.get_parent().avg_field_length(field) or 1
-        self._b = bm25f_b(weighting, field)
-
-    def copy(self) -> _PhraseCount:
-        return self._replacement(self.child.copy())
-
-    def _replacement(self, newchild: Any) -> _PhraseCount:
-        return _PhraseCount(newchild, self._searcher, self._field, self._idf, self._weighting, self.boost)
-
-    def supports_block_quality(self) -> bool:
-        return False  # the words' block bounds say nothing of the phrase's count
-
-    def score(self) -> float:
-        count = len(self.child.spans())
-        length = self._searcher.doc_field_length(self.child.id(), self._field, 1)
-        score = float(scoring.bm25(self._idf, count, length, self._average, self._b, self._weighting.K1))
-        return score * float(self.boost)
+        return counted_phrase(found, searcher, self.fieldname, idf, weighting, self.boost)
 
 
 def by_frequency(node: Any) -> Any:

@@ -15,10 +15,11 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from whoosh import query
+from whoosh import query, scoring
 from whoosh.codec import whoosh3
 from whoosh.columns import TranslatingColumnReader, VarBytesColumn
 from whoosh.filedb import filetables
+from whoosh.matching import WrappingMatcher
 from whoosh.reading import CorruptIndexError, IndexReader, SegmentReader
 from whoosh.system import pack_int as pack_int
 from whoosh.system import pack_long as pack_long
@@ -460,3 +461,46 @@ def terms_within_swaps(reader: Any) -> bool | None:
     if method is SegmentReader.terms_within:
         return False
     return None
+
+
+# Scoring a phrase by its count (query.py's `FrequencyPhrase`)
+
+
+def boosted(matcher: Any, boost: float) -> Any:
+    """`matcher` with its scores times `boost`, as Whoosh's own `Phrase.matcher` boosts one."""
+    return WrappingMatcher(matcher, boost=boost)
+
+
+def counted_phrase(matcher: Any, searcher: Any, field: str, idf: float, weighting: Any, boost: float) -> Any:
+    """Whoosh's phrase `matcher` (a span matcher), scored by BM25F over the phrase's count in the paper (its
+    spans) with `idf`, times `boost`. Whoosh has no public way to give a query's matcher another score; a
+    wrapping matcher is what both its collector and the array ranker (which steps it) then ask."""
+    return _PhraseCount(matcher, searcher, field, idf, weighting, boost)
+
+
+class _PhraseCount(WrappingMatcher):  # type: ignore[misc]
+    def __init__(
+        self, child: Any, searcher: Any, field: str, idf: float, weighting: Any, boost: float
+    ) -> None:
+        super().__init__(child, boost=boost)
+        self._searcher = searcher
+        self._field = field
+        self._idf = idf
+        self._weighting = weighting
+        self._average = searcher.get_parent().avg_field_length(field) or 1
+        self._b = bm25f_b(weighting, field)
+
+    def copy(self) -> _PhraseCount:
+        return self._replacement(self.child.copy())
+
+    def _replacement(self, newchild: Any) -> _PhraseCount:
+        return _PhraseCount(newchild, self._searcher, self._field, self._idf, self._weighting, self.boost)
+
+    def supports_block_quality(self) -> bool:
+        return False  # the words' block bounds say nothing of the phrase's count
+
+    def score(self) -> float:
+        count = len(self.child.spans())
+        length = self._searcher.doc_field_length(self.child.id(), self._field, 1)
+        score = float(scoring.bm25(self._idf, count, length, self._average, self._b, self._weighting.K1))
+        return score * float(self.boost)
