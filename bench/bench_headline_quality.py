@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
 import sys
 import time
@@ -32,38 +31,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from index.headline.pipeline import headlines  # noqa: E402
-from index.headline.rouge import rouge_1, rouge_l  # noqa: E402
+from index.headline.rouge import lead_sentence, proposing_sentence, rouge_1, rouge_l  # noqa: E402
 from index.headline.rouge import rouge_words as words  # noqa: E402
 from index.headline.train import HELD_OUT  # noqa: E402
 from index.render.abstract import to_plain  # noqa: E402
 
 JSONL = REPO.parent / "shared" / "corpus" / "jsonl"
-CUT = 90
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9$\\(])")
-PROPOSE = re.compile(r"\bwe (?:propose|introduce|present)\b", re.IGNORECASE)
-
-
-def cut(text: str, limit: int = CUT) -> str:
-    """At most `limit` characters, ending at a word boundary."""
-    if len(text) <= limit:
-        return text
-    return text[:limit].rsplit(" ", 1)[0]
-
-
-def sentences(plain: str) -> list[str]:
-    return [part.strip() for part in SENTENCE_END.split(plain) if part.strip()]
-
-
-def lead_sentence(plain: str) -> str:
-    found = sentences(plain)
-    return cut(found[0]) if found else ""
-
-
-def propose_sentence(plain: str) -> str:
-    for sentence in sentences(plain):
-        if PROPOSE.search(sentence):
-            return cut(sentence)
-    return lead_sentence(plain)
 
 
 def best_span(plain: str, reference: Sequence[str]) -> str:
@@ -122,7 +95,7 @@ def main() -> None:
     systems: dict[str, Callable[[str, list[str]], str]] = {
         "learned model": lambda plain, _title: learned[plain]
     }
-    systems['"we propose" sentence, 90 chars'] = lambda plain, _title: propose_sentence(plain)
+    systems['"we propose" sentence, 90 chars'] = lambda plain, _title: proposing_sentence(plain)
     systems["lead sentence, 90 chars"] = lambda plain, _title: lead_sentence(plain)
     sizes = ", ".join(f"{venue} {len(by_venue[venue])}" for venue in HELD_OUT)
     print(f"held-out venues: {sizes} ({len(everything)} papers); ROUGE F1 against the real titles")

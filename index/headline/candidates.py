@@ -126,6 +126,8 @@ class Scored:
     forms: npt.NDArray[np.float64]
     """The same shape: the phrase model's factor in each score."""
     probabilities: npt.NDArray[np.float64]
+    ids: npt.NDArray[np.int64]
+    """By word: its vocabulary id."""
     title_words: float
     longest: int
     """Characters a span may have: a named variant must fit in them too."""
@@ -154,6 +156,20 @@ class Scored:
         for index in chosen[NAMED if named else 0 :]:
             if flat[index] > 0 and (named or index != best):
                 yield self._candidate(first, index, flat)
+
+    def pool(self, number: int, size: int) -> list[Candidate]:
+        """Abstract `number`'s best `size` spans, and the best `NAMED` of them headed by the method's name
+        when it names one, by score: what the ranker compares."""
+        first, stop = self.rows[number], self.rows[number + 1]
+        flat = self.scores[first:stop].ravel()
+        valid = np.flatnonzero(flat > 0)
+        kept = valid[np.argsort(-flat[valid], kind="stable")[:size]].tolist()
+        found = [self._candidate(first, index, flat) for index in kept]
+        if not found or not self.analysis.names[number]:
+            return found
+        return sorted(
+            [*_with_name(self, number, found[:NAMED]), *found[NAMED:]], key=lambda candidate: -candidate.score
+        )
 
     def _candidate(self, first: int, index: int, flat: npt.NDArray[np.float64]) -> Candidate:
         row, column = first + index // LENGTHS.size, index % LENGTHS.size
@@ -210,7 +226,9 @@ def scored(analysis: Analysis, scores: WordScores, model: Model, longest: int) -
     values = np.full(valid.shape, -1.0)
     values.ravel()[cells] = expected * bonus * factor
     rows = np.searchsorted(starts, analysis.first_word).tolist()
-    return Scored(analysis, starts, values, phrase, scores.probabilities, model.title_words, longest, rows)
+    return Scored(
+        analysis, starts, values, phrase, scores.probabilities, ids, model.title_words, longest, rows
+    )
 
 
 def _before(flags: BoolArray) -> BoolArray:
@@ -232,14 +250,8 @@ def _with_name(scored: Scored, number: int, found: list[Candidate]) -> list[Cand
     scored the same way: a title usually leads with the name, so the model's chance for it decides."""
     analysis = scored.analysis
     name = analysis.names[number]
-    first, stop = analysis.words_of(number)
     words_of_name = set(name_words(name))
-    name_credit = 0.0
-    for word in words_of_name:
-        try:
-            name_credit += float(scored.probabilities[analysis.words.index(word, first, stop)])
-        except ValueError:  # a name word the abstract never spells on its own ("GraphSAGE" is one)
-            continue
+    name_credit = named_credit(scored, number)
     named: list[Candidate] = []
     for candidate in found:
         span = candidate.text(analysis)
@@ -252,3 +264,16 @@ def _with_name(scored: Scored, number: int, found: list[Candidate]) -> list[Cand
             Candidate(candidate.first, candidate.last, expected * candidate.form, candidate.form, name)
         )
     return sorted([*found, *named], key=lambda candidate: -candidate.score)
+
+
+def named_credit(scored: Scored, number: int) -> float:
+    """The word model's summed chances for the words of abstract `number`'s method name (0 with none)."""
+    analysis = scored.analysis
+    first, stop = analysis.words_of(number)
+    credit = 0.0
+    for word in set(name_words(analysis.names[number])):
+        try:
+            credit += float(scored.probabilities[analysis.words.index(word, first, stop)])
+        except ValueError:  # a name word the abstract never spells on its own ("GraphSAGE" is one)
+            continue
+    return credit

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +17,7 @@ import numpy.typing as npt
 from index.headline.analysis import Analysis
 from index.headline.features import Vocabulary, word_rows
 from index.headline.phrases import span_rows
+from index.headline.trees import Trees, from_arrays
 
 WEIGHTS: Final = Path(__file__).with_name("model.npz")
 FloatArray = npt.NDArray[np.float64]
@@ -40,8 +41,8 @@ class WordScores:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Model:
-    """A vocabulary, the word model (a logistic regression over `features.word_rows` rows) and the phrase
-    model (one over `phrases.span_rows` rows)."""
+    """A vocabulary, the word model (a logistic regression over `features.word_rows` rows), the phrase
+    model (one over `phrases.span_rows` rows) and the ranker (trees over `ranking.features` rows)."""
 
     vocabulary: Vocabulary
     weights: FloatArray
@@ -53,6 +54,9 @@ class Model:
     never_ends: BoolArray
     """By vocabulary id: the word almost never ends a phrase of a real title ("large", "deep", "complex"),
     so a span ending on it has been cut before its noun."""
+    ranker: Trees | None = None
+    """The trees that reorder each abstract's best candidates (`ranking.py`); without them the candidates
+    stage's own order stands."""
 
     def scores(self, analysis: Analysis) -> WordScores:
         """For each word of the batch, the chance its paper's title uses it."""
@@ -89,17 +93,19 @@ class Model:
 
     def save(self, path: Path) -> None:
         words = sorted(self.vocabulary.ids, key=self.vocabulary.ids.__getitem__)
-        np.savez_compressed(
-            path,
-            words=np.array("\n".join(words)),
-            idf=self.vocabulary.idf.astype(np.float32),
-            weights=self.weights.astype(np.float32),
-            bias=np.array(self.bias),
-            title_words=np.array(self.title_words),
-            phrase_weights=self.phrase_weights.astype(np.float32),
-            phrase_bias=np.array(self.phrase_bias),
-            never_ends=np.flatnonzero(self.never_ends),
-        )
+        arrays: dict[str, npt.NDArray[Any]] = {
+            "words": np.array("\n".join(words)),
+            "idf": self.vocabulary.idf.astype(np.float32),
+            "weights": self.weights.astype(np.float32),
+            "bias": np.array(self.bias),
+            "title_words": np.array(self.title_words),
+            "phrase_weights": self.phrase_weights.astype(np.float32),
+            "phrase_bias": np.array(self.phrase_bias),
+            "never_ends": np.flatnonzero(self.never_ends),
+            **(self.ranker.arrays() if self.ranker is not None else {}),
+        }
+        # numpy types the keyword arguments as its own options; these are the arrays to store.
+        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
 
 def load(path: Path) -> Model:
@@ -117,6 +123,7 @@ def load(path: Path) -> Model:
             phrase_weights=stored["phrase_weights"].astype(np.float64),
             phrase_bias=float(stored["phrase_bias"]),
             never_ends=np.isin(np.arange(vocabulary.size), stored["never_ends"]),
+            ranker=from_arrays(stored) if "tree_count" in stored else None,
         )
 
 

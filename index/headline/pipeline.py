@@ -5,7 +5,7 @@ model learned from real titles (`train.py`), in five stages:
 2. `model`: each word's chance of being in the title, and each span's of being a phrase a title holds
    whole (`features.py` and `phrases.py` say what each looks at);
 3. `candidates`: spans scored by the ROUGE they are expected to earn and how well they are cut, with the
-   name put before some;
+   name put before some; `ranking`: the best of them compared side by side by learned trees, reordered;
 4. `width`: the best span as a line that fits;
 5. `check`: the first line that reads as a title wins.
 
@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from index.headline.analysis import analyse
-from index.headline.candidates import Candidate, Scored, scored
+from index.headline.analysis import Analysis, analyse
+from index.headline.candidates import Candidate, scored
 from index.headline.check import SHORTEST, problems
 from index.headline.model import Model, shipped
+from index.headline.ranking import ordered
 from index.headline.width import UNTITLED, as_headline, fitted_title
 from index.headline.words import CANNOT_END
 from index.render.abstract import to_plain
@@ -76,7 +77,8 @@ def _synthesised(abstracts: Sequence[str], max_len: int, model: Model | None) ->
     model = model or shipped()
     analysis = analyse([abstract[:SCAN] for abstract in abstracts])
     spans = scored(analysis, model.scores(analysis), model, max_len + 1)
-    return [_chosen(spans, number, max_len) for number in range(len(abstracts))]
+    found = ordered(spans, model)
+    return [_chosen(analysis, found[number], number, max_len) for number in range(len(abstracts))]
 
 
 def choices(plain_abstracts: Sequence[str], max_len: int = 80, model: Model | None = None) -> list[list[str]]:
@@ -90,25 +92,24 @@ def choices(plain_abstracts: Sequence[str], max_len: int = 80, model: Model | No
         analysis = analyse([abstract[:SCAN] for abstract in batch])
         spans = scored(analysis, model.scores(analysis), model, max_len + 1)
         shortest = min(SHORTEST, max_len // 2)
-        for number in range(len(batch)):
-            lines = (as_headline(candidate.text(analysis)) for candidate in spans.ranked(number))
+        for candidates in ordered(spans, model):
+            lines = (as_headline(candidate.text(analysis)) for candidate in candidates)
             made.append(list(dict.fromkeys(line for line in lines if not problems(line, max_len, shortest))))
     return made
 
 
-def _chosen(spans: Scored, number: int, max_len: int) -> str:
+def _chosen(analysis: Analysis, candidates: list[Candidate], number: int, max_len: int) -> str:
     """The first of the abstract's candidates that reads as a title, else the best that is whole."""
     shortest = min(SHORTEST, max_len // 2)
     whole = ""
-    candidate: Candidate
-    for candidate in spans.ranked(number):
-        line = as_headline(candidate.text(spans.analysis))
+    for candidate in candidates:
+        line = as_headline(candidate.text(analysis))
         found = problems(line, max_len, shortest)
         if not found:
             return line
         if not whole and found == [f"shorter than {shortest} characters"]:
             whole = line  # a short abstract may have no span as long as a title
-    return whole or _lead(spans.analysis.texts[number], max_len)
+    return whole or _lead(analysis.texts[number], max_len)
 
 
 def _lead(text: str, max_len: int) -> str:
