@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -115,6 +115,30 @@ class Candidate:
 
 
 @dataclass(frozen=True, slots=True)
+class Pool:
+    """The best candidates of each abstract of a batch, abstract after abstract, best first: arrays that
+    become `Candidate`s only when a line is made of them."""
+
+    sizes: npt.NDArray[np.int64]
+    """By abstract: how many candidates it has."""
+    first: npt.NDArray[np.int64]
+    last: npt.NDArray[np.int64]
+    score: npt.NDArray[np.float64]
+    form: npt.NDArray[np.float64]
+    names: list[str]
+    """By candidate: the name put before it, or ""."""
+
+    def candidate(self, index: int) -> Candidate:
+        return Candidate(
+            int(self.first[index]),
+            int(self.last[index]),
+            float(self.score[index]),
+            float(self.form[index]),
+            self.names[index],
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Scored:
     """Every span of a batch that starts where a headline may, scored (-1 where it may not be one)."""
 
@@ -157,19 +181,67 @@ class Scored:
             if flat[index] > 0 and (named or index != best):
                 yield self._candidate(first, index, flat)
 
-    def pool(self, number: int, size: int) -> list[Candidate]:
-        """Abstract `number`'s best `size` spans, and the best `NAMED` of them headed by the method's name
-        when it names one, by score: what the ranker compares."""
-        first, stop = self.rows[number], self.rows[number + 1]
-        flat = self.scores[first:stop].ravel()
-        valid = np.flatnonzero(flat > 0)
-        kept = valid[np.argsort(-flat[valid], kind="stable")[:size]].tolist()
-        found = [self._candidate(first, index, flat) for index in kept]
-        if not found or not self.analysis.names[number]:
-            return found
-        return sorted(
-            [*_with_name(self, number, found[:NAMED]), *found[NAMED:]], key=lambda candidate: -candidate.score
+    def pools(self, size: int) -> Pool:
+        """Each abstract's best `size` spans, and the best `NAMED` of them headed by the method's name when
+        it names one, by score: what the ranker compares."""
+        parts: list[tuple[npt.NDArray[Any], ...]] = []
+        names: list[str] = []
+        best_of = self._best(size)
+        for number in range(len(self.rows) - 1):
+            first, stop = self.rows[number], self.rows[number + 1]
+            flat = self.scores[first:stop].ravel()
+            kept = best_of[number]
+            row, column = first + kept // LENGTHS.size, kept % LENGTHS.size
+            starts = self.starts[row]
+            found = (starts, starts + LENGTHS[column] - 1, flat[kept], self.forms[row, column])
+            if not kept.size or not self.analysis.names[number]:
+                parts.append(found)
+                names.extend([""] * kept.size)
+                continue
+            best = [self._candidate(first, int(index), flat) for index in kept[:NAMED]]
+            named = [candidate for candidate in _with_name(self, number, best) if candidate.name]
+            # In the order the candidates stage ranks them: the best few, their named variants, the rest.
+            joined = [
+                np.concatenate([part[:NAMED], extra, part[NAMED:]])
+                for part, extra in zip(
+                    found,
+                    (
+                        [candidate.first for candidate in named],
+                        [candidate.last for candidate in named],
+                        [candidate.score for candidate in named],
+                        [candidate.form for candidate in named],
+                    ),
+                    strict=True,
+                )
+            ]
+            spelled = (
+                [""] * min(NAMED, kept.size) + [c.name for c in named] + [""] * max(kept.size - NAMED, 0)
+            )
+            order = np.argsort(-joined[2], kind="stable")
+            parts.append(tuple(part[order] for part in joined))
+            names.extend(spelled[index] for index in order.tolist())
+        return Pool(
+            sizes=np.array([len(part[0]) for part in parts], dtype=np.int64),
+            first=np.concatenate([part[0] for part in parts]).astype(np.int64),
+            last=np.concatenate([part[1] for part in parts]).astype(np.int64),
+            score=np.concatenate([part[2] for part in parts]).astype(np.float64),
+            form=np.concatenate([part[3] for part in parts]).astype(np.float64),
+            names=names,
         )
+
+    def _best(self, size: int) -> list[npt.NDArray[np.int64]]:
+        """By abstract: the cells (in its rows' flattened `scores`) of its best `size` spans, best first,
+        ties in cell order. One sort for the batch."""
+        flat = self.scores.ravel()
+        cells = np.flatnonzero(flat > 0)
+        width = LENGTHS.size
+        abstract = np.searchsorted(self.rows, cells // width, side="right") - 1
+        sorted_ = np.lexsort((cells, -flat[cells], abstract))
+        owner = abstract[sorted_]
+        local = cells[sorted_] - np.asarray(self.rows[:-1], dtype=np.int64)[owner] * width
+        starts = np.searchsorted(owner, np.arange(len(self.rows) - 1))
+        stops = np.searchsorted(owner, np.arange(len(self.rows) - 1), side="right")
+        return [local[start : min(stop, start + size)] for start, stop in zip(starts, stops, strict=True)]
 
     def _candidate(self, first: int, index: int, flat: npt.NDArray[np.float64]) -> Candidate:
         row, column = first + index // LENGTHS.size, index % LENGTHS.size

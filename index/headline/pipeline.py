@@ -15,7 +15,7 @@ that reads as a title, best first (what `distinct.py` picks from when several pa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from index.headline.analysis import Analysis, analyse
@@ -98,7 +98,7 @@ def choices(plain_abstracts: Sequence[str], max_len: int = 80, model: Model | No
     return made
 
 
-def _chosen(analysis: Analysis, candidates: list[Candidate], number: int, max_len: int) -> str:
+def _chosen(analysis: Analysis, candidates: Iterable[Candidate], number: int, max_len: int) -> str:
     """The first of the abstract's candidates that reads as a title, else the best that is whole."""
     shortest = min(SHORTEST, max_len // 2)
     whole = ""

@@ -11,13 +11,15 @@ so it learns which of them comes closest to the title rather than how good each 
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from index.headline.analysis import CAPITALISED, CAPITALS, DIGITS, Analysis, name_words
-from index.headline.candidates import Candidate, Scored, named_credit, word_forms
+from index.headline.candidates import Candidate, Pool, Scored, named_credit, word_forms
 from index.headline.model import Model
 
 POOL: Final = 24
@@ -66,37 +68,32 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 
-def ordered(spans: Scored, model: Model) -> list[list[Candidate]]:
-    """Each abstract's candidates, the one the ranker expects to come closest to the title first; in the
-    candidates stage's own order when the model has no ranker."""
+def ordered(spans: Scored, model: Model) -> list[Iterator[Candidate]]:
+    """Each abstract's candidates, the one the ranker expects to come closest to the title first (made
+    as they are asked for: most abstracts take their first); in the candidates stage's own order when
+    the model has no ranker."""
     count = len(spans.rows) - 1
     if model.ranker is None:
-        return [list(spans.ranked(number)) for number in range(count)]
-    found = [spans.pool(number, POOL) for number in range(count)]
-    predicted = model.ranker.predict(features(spans, found, model))
-    made: list[list[Candidate]] = []
-    start = 0
-    for candidates in found:
-        ranks = np.argsort(-predicted[start : start + len(candidates)], kind="stable").tolist()
-        made.append([candidates[rank] for rank in ranks])
-        start += len(candidates)
-    return made
+        return [spans.ranked(number) for number in range(count)]
+    pool = spans.pools(POOL)
+    predicted = model.ranker.predict(features(spans, pool, model))
+    # By abstract, then by what the trees predict (best first), then in the pool's own order.
+    ranks = np.lexsort((-predicted, np.repeat(np.arange(count), pool.sizes))).tolist()
+    bounds = np.concatenate(([0], np.cumsum(pool.sizes))).tolist()
+    return [map(pool.candidate, ranks[start:stop]) for start, stop in itertools.pairwise(bounds)]
 
 
-def features(spans: Scored, found: list[list[Candidate]], model: Model) -> FloatArray:
-    """One row of `FEATURES` per candidate of `found` (by abstract, in the order `Scored.pool` gives
-    them), each computed from its own abstract alone, so a row is the same in any batch."""
+def features(spans: Scored, pool: Pool, model: Model) -> FloatArray:
+    """One row of `FEATURES` per candidate of `pool`, each computed from its own abstract alone, so a
+    row is the same in any batch."""
     analysis = spans.analysis
-    sizes = np.array([len(candidates) for candidates in found], dtype=np.int64)
-    flat = [candidate for candidates in found for candidate in candidates]
-    if not flat:
+    sizes = pool.sizes
+    if not sizes.sum():
         return np.zeros((0, len(FEATURES)))
-    document = np.repeat(np.arange(len(found)), sizes)
-    first = np.array([candidate.first for candidate in flat], dtype=np.int64)
-    last = np.array([candidate.last for candidate in flat], dtype=np.int64)
-    score = np.array([candidate.score for candidate in flat])
-    names = [len(candidate.name) for candidate in flat]
-    rank = np.arange(len(flat)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    document = np.repeat(np.arange(len(sizes)), sizes)
+    first, last, score = pool.first, pool.last, pool.score
+    names = np.array([len(name) for name in pool.names], dtype=np.float64)
+    rank = np.arange(len(first)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
     best = np.maximum.reduceat(score, (np.cumsum(sizes) - sizes)[sizes > 0])
     best_of = np.repeat(best, sizes[sizes > 0])
 
@@ -119,15 +116,15 @@ def features(spans: Scored, found: list[list[Candidate]], model: Model) -> Float
     repeats, in_first = _word_counts(spans)
     spelled = np.fromiter(map(hash, analysis.words), np.int64, len(analysis.words))
     shared, holds_name = _shared_words(spelled, document, inside, lengths, analysis, sizes)
-    credits = np.array([named_credit(spans, number) for number in range(len(found))])
+    credits = np.array([named_credit(spans, number) for number in range(len(sizes))])
     columns = {
         "score": score,
         "score_of_best": score / np.maximum(best_of, 1e-9),
         "rank": rank,
         "pool": sizes[document],
-        "form": np.array([candidate.form for candidate in flat]),
+        "form": pool.form,
         "words": lengths,
-        "characters": analysis.chunk_end[last] - analysis.chunk_start[first] + np.array(names) * 1.0,
+        "characters": analysis.chunk_end[last] - analysis.chunk_start[first] + names,
         "chance_sum": per_span.sum(chances),
         "chance_mean": per_span.sum(chances) / lengths,
         "chance_least": per_span.least(chances),
@@ -155,7 +152,7 @@ def features(spans: Scored, found: list[list[Candidate]], model: Model) -> Float
         "consensus": per_span.mean_of(shared),
         "holds_name": holds_name,
         "opens_with_ing": [analysis.words[word].endswith("ing") for word in first.tolist()],
-        "named": np.array(names) > 0,
+        "named": names > 0,
         "has_name": np.array([bool(analysis.names[number]) for number in document.tolist()]),
         "name_credit": credits[document],
         "abstract_words": abstract_words,

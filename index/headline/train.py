@@ -398,18 +398,18 @@ def ranking_examples(
         batch = pairs[start : start + BATCH]
         analysis = analyse([abstract[:SCAN] for abstract, _ in batch])
         spans = scored(analysis, model.scores(analysis), model, LONGEST + 1)
-        found = [spans.pool(number, POOL) for number in range(len(batch))]
-        every = features(spans, found, model)
+        pool = spans.pools(POOL)
+        every = features(spans, pool, model)
         at = 0
-        for candidates, (_, title) in zip(found, batch, strict=True):
+        for size, (_, title) in zip(pool.sizes.tolist(), batch, strict=True):
             reference = rouge_words(title)
             kept, rouges = [], []
-            for offset, candidate in enumerate(candidates):
-                line = as_headline(candidate.text(analysis))
+            for index in range(at, at + size):
+                line = as_headline(pool.candidate(index).text(analysis))
                 if not problems(line, LONGEST):
-                    kept.append(at + offset)
+                    kept.append(index)
                     rouges.append(rouge_1(rouge_words(line), reference))
-            at += len(candidates)
+            at += size
             if len(kept) > 1 and max(rouges) > min(rouges):
                 rows.append(every[kept])
                 labels.extend(rouges)

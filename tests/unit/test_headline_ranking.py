@@ -92,10 +92,10 @@ def test_a_candidates_row_is_the_same_alone_and_in_any_batch() -> None:
     def rows(texts: list[str], number: int) -> np.ndarray[Any, Any]:
         analysis = analyse(texts)
         spans = scored(analysis, model.scores(analysis), model, 81)
-        found = [spans.pool(each, POOL) for each in range(len(texts))]
-        every = features(spans, found, model)
-        before = sum(len(candidates) for candidates in found[:number])
-        return every[before : before + len(found[number])]
+        pool = spans.pools(POOL)
+        every = features(spans, pool, model)
+        before = int(pool.sizes[:number].sum())
+        return every[before : before + int(pool.sizes[number])]
 
     alone = rows([NAMED], 0)
     assert alone.shape == (len(alone), len(FEATURES)) and len(alone) > 5
@@ -107,15 +107,18 @@ def test_the_pool_holds_the_best_spans_and_their_named_variants() -> None:
     model = shipped()
     analysis = analyse([NAMED, PLAIN])
     spans = scored(analysis, model.scores(analysis), model, 81)
-    named = spans.pool(0, POOL)
+    pool = spans.pools(POOL)
+    named = [pool.candidate(index) for index in range(int(pool.sizes[0]))]
     assert any(candidate.name == "StripeNet" for candidate in named)
     assert len([candidate for candidate in named if not candidate.name]) <= POOL
     assert [candidate.score for candidate in named] == sorted((c.score for c in named), reverse=True)
-    plain = spans.pool(1, 4)
-    assert len(plain) == 4 and not any(candidate.name for candidate in plain)
-    row = features(spans, [named, plain], model)
+    # The candidates stage's own best few come first, in its order, named variants among them.
+    assert named[:4] == list(spans.ranked(0))[:4]
+    few = spans.pools(4)
+    assert few.sizes[1] == 4 and not any(few.names[int(few.sizes[0]) :])
+    row = features(spans, pool, model)
     column = {name: row[:, number] for number, name in enumerate(FEATURES)}
-    assert column["has_name"].tolist() == [1.0] * len(named) + [0.0] * 4
+    assert column["has_name"].tolist() == [1.0] * len(named) + [0.0] * int(pool.sizes[1])
     assert column["rank"][: len(named)].tolist() == list(range(len(named)))
     assert column["score_of_best"].max() == 1.0
 
@@ -124,7 +127,7 @@ def test_without_trees_the_candidates_stage_order_stands() -> None:
     model = replace(shipped(), ranker=None)
     analysis = analyse([NAMED, PLAIN])
     spans = scored(analysis, model.scores(analysis), model, 81)
-    assert ordered(spans, model) == [list(spans.ranked(0)), list(spans.ranked(1))]
+    assert [list(found) for found in ordered(spans, model)] == [list(spans.ranked(0)), list(spans.ranked(1))]
 
 
 def test_the_trees_decide_which_candidate_heads_the_list() -> None:
@@ -136,7 +139,7 @@ def test_the_trees_decide_which_candidate_heads_the_list() -> None:
     for model, wanted in ((later, True), (earlier, False)):
         spans = scored(analysis, model.scores(analysis), model, 81)
         [found] = ordered(spans, model)
-        assert bool(sentence_of[found[0].first] > 0) is wanted
+        assert bool(sentence_of[next(found).first] > 0) is wanted
     assert headline(PLAIN, model=later) != headline(PLAIN, model=earlier)
 
 
