@@ -25,7 +25,7 @@ from index.search import layout, snapshot, snapshot_encode, whoosh_private
 from index.search.answers import UpdateReport
 from index.search.carry import carry_headlines
 from index.search.layout import Manifest, WriterLock
-from index.search.schema import SCHEMA_VERSION, content_hash
+from index.search.schema import SCHEMA_VERSION, content_hash, weighting
 from index.search.splice import Spliced, splice
 
 BUILD_WAIT = 600.0
@@ -132,7 +132,7 @@ class IndexMaintenance:
         """
         try:
             self.ix = whoosh_build.open_reader_index(build)
-            self.searcher = self.ix.searcher()
+            self.searcher = self.ix.searcher(weighting=weighting())
             opened = self.searcher.reader().generation()  # None for an index without a segment
             self._open_generation = int(self.ix.latest_generation() if opened is None else opened)
             toc, segments = whoosh_private.generation_files(self.ix, self.searcher)

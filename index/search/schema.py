@@ -10,7 +10,7 @@ from bisect import insort
 from collections.abc import Iterator
 from typing import Any
 
-from whoosh import analysis, fields, formats
+from whoosh import analysis, fields, formats, scoring
 from whoosh.lang.porter import stem as porter_stem
 
 from index.headline import HEADLINE_VERSION
@@ -28,6 +28,17 @@ DEFAULT_FIELDS = ("headline", "abstract", "authors")
 """The fields a bare word searches (and the ones a stored prefix stands for)."""
 HEADLINE_BOOST = 3.0
 AUTHORS_BOOST = 1.5
+
+
+def weighting() -> Any:
+    """BM25F as every searcher of the index ranks with: Whoosh's, but the headline's count is not scaled by
+    the headline's length (B 0 for it). A headline is one line, a title or the clause a title-less paper is
+    about; a short one says no more about a word it holds than a long one, while normalised its match
+    counted up to twice as much. (bench_relevance, 56k, terms split in halves with seed 39: P@10 on the
+    tuning half 0.537 -> 0.556, on the held-out half 0.688 -> 0.703; unquoted topics 0.713 -> 0.693, still
+    above FTS5's 0.591 and tantivy's 0.635.)"""
+    return scoring.BM25F(headline_B=0.0)
+
 
 # The analyzer's tokens are wordforms.py's: words, compounds (`Q-learning`, `k-NN`), `C++`; the query side
 # tokenises the same way. Highlighting and facets still find plain word runs with WORD_RE.
