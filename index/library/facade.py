@@ -335,22 +335,35 @@ class Library:
         """
         papers = self.papers
         index = self._ready_index()
-        if index is not None:
-            papers = self._current_papers(index, papers)
-        return views.compute_view(
-            index,
-            self._state_store(),
-            papers.ids,
-            papers.position,
-            query,
-            filter,
-            order,
-            limit=limit,
-            highlight_top=highlight_top,
-            typing=typing,
-            places=papers.places,
-            cancelled=cancelled,
-        )
+        for attempt in range(1, _FOLLOW_ATTEMPTS + 1):
+            if index is not None:
+                papers = self._current_papers(index, papers)
+            answer = views.compute_view(
+                index,
+                self._state_store(),
+                papers.ids,
+                papers.position,
+                query,
+                filter,
+                order,
+                limit=limit,
+                highlight_top=highlight_top,
+                typing=typing,
+                places=papers.places,
+                cancelled=cancelled,
+            )
+            if index is None:
+                break
+            # The query itself picks up a generation another process committed since the check above
+            # (`@fresh`), whose hits may be papers these are not: checked again, so an answer is always from
+            # the papers' own generation (a command asks again; the reader is told, and reads it again).
+            try:
+                self._still_current(index)
+                break
+            except IndexReplaced:
+                if not self.follow_index or attempt == _FOLLOW_ATTEMPTS:
+                    raise
+        return answer
 
     def _current_papers(self, index: SearchIndex, papers: Papers) -> Papers:
         """`papers` when the index is still the one they were read from; with `follow_index`, else the
