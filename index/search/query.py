@@ -181,8 +181,10 @@ class FrequencyPhrase(query.Phrase):  # type: ignore[misc]
         words = query.Phrase(self.fieldname, self.words, slop=self.slop, degrade=self.degrade)
         found = words.matcher(searcher, context)
         weighting = context.weighting if context is not None else searcher.weighting
-        if type(weighting) is not scoring.BM25F or not found.is_active() or not hasattr(found, "spans"):
-            # Unscored, another weighting, nothing found, or a field without positions: Whoosh's phrase.
+        positions = searcher.schema[self.fieldname].format.supports("positions")
+        if type(weighting) is not scoring.BM25F or not positions or not found.is_active():
+            # Unscored, another weighting, a field without positions (Whoosh's phrase then asks for all
+            # its words, in any order: `venue:"AutoML Conf"`) or nothing found: Whoosh's phrase.
             return found if self.boost == 1.0 else boosted(found, self.boost)
         parent = searcher.get_parent()
         idf = sum(parent.idf(self.fieldname, word) for word in self.words)
