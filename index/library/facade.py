@@ -250,12 +250,7 @@ class Library:
                     self._papers_opened = maintenance.opened
                     self.index_ready = True
             return str(error)
-        snapshot = maintenance.load_snapshot()
-        with self._lock:
-            if snapshot is not None:
-                self._papers = Papers(snapshot, snapshot.notices, self._spans)
-                self._papers_opened = maintenance.opened
-            self.index_ready = snapshot is not None
+        self._papers_from_index(maintenance)
         self.notices += maintenance.take_notices()
         if report is None:
             return "index is current"
@@ -265,6 +260,17 @@ class Library:
             f"index {verb}: {report.added} added, {report.updated} updated, {report.removed} removed "
             f"in {report.seconds:.1f} s"
         )
+
+    def _papers_from_index(self, maintenance: IndexMaintenance) -> bool:
+        """The papers from the open generation's snapshot (however the listings stand now: another process
+        may be updating the index from them), and the index ready; False when there is none."""
+        snapshot = maintenance.load_snapshot()
+        with self._lock:
+            if snapshot is not None:
+                self._papers = Papers(snapshot, snapshot.notices, self._spans)
+                self._papers_opened = maintenance.opened
+            self.index_ready = snapshot is not None
+        return snapshot is not None
 
     def update_index(self, progress: Progress | None = None, *, rebuild: bool = False) -> UpdateReport | None:
         """Bring the index up to date, or build it afresh; None when it already was current (for commands).
@@ -376,9 +382,9 @@ class Library:
             except IndexReplaced:
                 if not self.follow_index:
                     raise
-            with self._lock:
-                self._papers = None
-            papers = self._load_papers(reader=False)
+            if not self._papers_from_index(index.maintenance):
+                raise IndexUnavailable(f"no usable search index in {index.maintenance.index_dir}")
+            papers = self.papers
         self._still_current(index)
         return papers
 
