@@ -133,16 +133,22 @@ def documents(copies: int = 5) -> list[dict[str, Any]]:
     return [dict(doc, id=f"{doc['id']}-{copy}") for copy in range(copies) for doc in docs]
 
 
-@pytest.fixture(scope="module")
-def ix() -> Any:
-    """Our schema's index in memory, written by our writer: two segments, the first with a deleted paper."""
+def two_segments(docs: list[dict[str, Any]]) -> Any:
+    """Our schema's index in memory, written by our writer: `docs` in two segments, one commit each."""
     ix = RamStorage().create_index(build_schema())
-    docs = documents(copies=10)
     for part in (docs[: len(docs) // 2], docs[len(docs) // 2 :]):
         writer = FastSegmentWriter(ix)
         for doc in part:
             writer.add_document(**doc)
         writer.commit(merge=False)
+    return ix
+
+
+@pytest.fixture(scope="module")
+def ix() -> Any:
+    """Our schema's index in memory, written by our writer: two segments, the first with a deleted paper."""
+    docs = documents(copies=10)
+    ix = two_segments(docs)
     writer = FastSegmentWriter(ix)
     writer.delete_by_term("id", docs[0]["id"])
     writer.commit(merge=False)
@@ -214,13 +220,7 @@ def test_a_segment_writer_has_the_state_the_adapter_names(ix: Any) -> None:
 
 def test_a_generations_files_are_its_table_of_contents_and_its_segments_files() -> None:
     """What `refresh` watches for damage: every file the generation reads, and no other generation's."""
-    ix = RamStorage().create_index(build_schema())
-    docs = documents(copies=2)
-    for part in (docs[: len(docs) // 2], docs[len(docs) // 2 :]):
-        writer = FastSegmentWriter(ix)
-        for doc in part:
-            writer.add_document(**doc)
-        writer.commit(merge=False)
+    ix = two_segments(documents(copies=2))
     with ix.searcher() as searcher:
         toc, segments = generation_files(ix, searcher)
         names = set(ix.storage.list())
