@@ -55,7 +55,7 @@ class Model:
     """By vocabulary id: the word almost never ends a phrase of a real title ("large", "deep", "complex"),
     so a span ending on it has been cut before its noun."""
     ranker: Trees | None = None
-    """The trees that reorder each abstract's best candidates (`ranking.py`); without them the candidates
+    """The trees that reorder each abstract's best candidates (`rerank.py`); without them the candidates
     stage's own order stands."""
 
     def scores(self, analysis: Analysis) -> WordScores:

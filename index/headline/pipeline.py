@@ -22,7 +22,7 @@ from index.headline.analysis import Analysis, analyse
 from index.headline.candidates import Candidate, scored
 from index.headline.check import SHORTEST, problems
 from index.headline.model import Model, shipped
-from index.headline.ranking import ordered
+from index.headline.rerank import ordered
 from index.headline.width import UNTITLED, as_headline, fitted_title
 from index.headline.words import CANNOT_END
 from index.render.abstract import to_plain

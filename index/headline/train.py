@@ -44,7 +44,7 @@ from index.headline.phrases import (
     span_rows,
 )
 from index.headline.pipeline import BATCH, SCAN, headlines
-from index.headline.ranking import FEATURES, POOL, features
+from index.headline.rerank import FEATURES, POOL, features
 from index.headline.rouge import lead_sentence, proposing_sentence, rouge_1, rouge_l, rouge_words
 from index.headline.title_phrases import MASK, phrase_ends, run_hash, span_hashes, title_phrases
 from index.headline.trees import Trees, from_lightgbm

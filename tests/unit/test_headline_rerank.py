@@ -16,7 +16,7 @@ from index.headline.candidates import scored
 from index.headline.check import problems
 from index.headline.model import load, shipped
 from index.headline.pipeline import headline, headlines
-from index.headline.ranking import FEATURES, POOL, features, ordered
+from index.headline.rerank import FEATURES, POOL, features, ordered
 from index.headline.trees import Trees, from_arrays, from_lightgbm
 
 NAMED = (
